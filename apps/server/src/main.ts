@@ -1,0 +1,54 @@
+import type { AddressInfo } from 'node:net';
+import { connect, migrateToLatest, redact } from '@directory/db';
+import { createApp } from './app.ts';
+import { readConfig } from './config.ts';
+import { createLogger, describeError } from './logger.ts';
+
+const config = readConfig(process.env);
+const logger = createLogger(config.logLevel);
+
+let handle: Awaited<ReturnType<typeof connect>>;
+try {
+  handle = await connect(config.databaseUrl, { poolSize: config.dbPoolSize });
+  await migrateToLatest(handle.db);
+} catch (err) {
+  logger.fatal({ err: describeError(err), database: redact(config.databaseUrl) }, 'cannot open the database');
+  process.exit(1);
+}
+
+const app = createApp({
+  db: handle.db,
+  apiKey: config.apiKey,
+  logger,
+  bodyLimitBytes: config.bodyLimitBytes,
+});
+const server = app.listen(config.port, config.host, () => {
+  const { port } = server.address() as AddressInfo;
+  if (config.apiKeyGenerated) {
+    // Printed once, so that a first run works; a configured key is never printed.
+    console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${config.apiKey}`);
+  }
+  logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
+});
+server.on('error', (err) => {
+  logger.fatal({ err: describeError(err) }, 'cannot listen');
+  process.exit(1);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  // Stop accepting, let requests in flight finish, then close the pool.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(force);
+  await handle.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

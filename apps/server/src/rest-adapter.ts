@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  type AppRouter,
+  type Context,
+  createCallerFactory,
+  type Meta,
+  readCredentials,
+  toAppError,
+} from '@directory/core';
+import type { Database, Kysely } from '@directory/db';
+import { type Request, type Response, Router } from 'express';
+import { describeError, type Logger } from './logger.ts';
+import { readJsonBody } from './read-body.ts';
+
+export interface RestOptions {
+  router: AppRouter;
+  db: Kysely<Database>;
+  apiKey: string;
+  logger: Logger;
+  bodyLimitBytes: number;
+}
+
+interface Route {
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  /** Express form of the OpenAPI path: `{slug}` → `:slug`. */
+  path: string;
+  procedure: string;
+}
+
+/** One route per procedure that declares `meta.openapi`: its method and exact path. */
+export function routesOf(router: AppRouter): Route[] {
+  const procedures = router._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  return Object.entries(procedures).flatMap(([procedure, def]) => {
+    const openapi = def._def.meta?.openapi;
+    if (!openapi) return [];
+    const method = openapi.method.toLowerCase() as Route['method'];
+    return [{ method, path: openapi.path.replace(/\{(\w+)\}/g, ':$1'), procedure }];
+  });
+}
+
+type Call = (input: unknown) => Promise<unknown>;
+
+/** `caller['tasks']['get']`: a procedure of a tRPC caller by its dotted path. */
+function procedureOf(caller: unknown, path: string): Call {
+  return path.split('.').reduce((node, key) => (node as Record<string, unknown>)[key], caller) as Call;
+}
+
+export function sendError(res: Response, error: AppError): void {
+  res.status(error.status).json(error.body);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The REST face of the procedures. Generic: it knows nothing of any endpoint. Per request it
+ * reads the body (413 first), builds the input from body or query plus path parameters,
+ * calls the procedure through createCaller (which checks the key, then validates, then runs
+ * the domain), and writes the envelope. A known path with another method is a 405.
+ */
+export function restRouter(options: RestOptions): Router {
+  const { db, apiKey, logger, bodyLimitBytes } = options;
+  const createCaller = createCallerFactory(options.router);
+  const rest = Router();
+  const routes = routesOf(options.router);
+
+  for (const route of routes) {
+    const readsQuery = route.method === 'get' || route.method === 'delete';
+    rest[route.method](route.path, async (req: Request, res: Response) => {
+      const body =
+        readsQuery && route.method === 'get'
+          ? { kind: 'none' as const }
+          : await readJsonBody(req, bodyLimitBytes);
+      if (body.kind === 'too-large') {
+        return sendError(
+          res,
+          new AppError('PAYLOAD_TOO_LARGE', [`body: Must be at most ${bodyLimitBytes} bytes`]),
+        );
+      }
+      const value = body.kind === 'json' ? body.value : undefined;
+      const ctx: Context = {
+        db,
+        apiKey,
+        credentials: readCredentials(req.headers['x-api-key'], value),
+        bodyError:
+          body.kind === 'malformed'
+            ? 'Malformed JSON'
+            : body.kind === 'json' && !isObject(value)
+              ? 'Expected a JSON object'
+              : undefined,
+      };
+      const fields = readsQuery ? { ...req.query } : isObject(value) ? value : {};
+      try {
+        const output = await procedureOf(createCaller(ctx), route.procedure)({ ...fields, ...req.params });
+        res.status(200).json(output);
+      } catch (err) {
+        const error = toAppError(err);
+        if (error.kind === 'INTERNAL') {
+          const requestId = randomUUID();
+          logger.error(
+            { requestId, route: `${route.method.toUpperCase()} ${route.path}`, err: describeError(error) },
+            'request failed',
+          );
+          return sendError(
+            res,
+            new AppError('INTERNAL', [`An unexpected error occurred (request id ${requestId})`]),
+          );
+        }
+        sendError(res, error);
+      }
+    });
+  }
+
+  for (const path of new Set(routes.map((r) => r.path))) {
+    const allowed = routes.filter((r) => r.path === path).map((r) => r.method.toUpperCase());
+    rest.all(path, (req: Request, res: Response) => {
+      res.setHeader('Allow', allowed.join(', '));
+      sendError(
+        res,
+        new AppError('METHOD_NOT_ALLOWED', [
+          `${req.method} is not allowed on ${req.path}; allowed: ${allowed.join(', ')}`,
+        ]),
+      );
+    });
+  }
+  return rest;
+}

@@ -1,0 +1,79 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+
+/**
+ * Every failure the service reports, with its HTTP status, the spec's `error` text and the
+ * tRPC code. This table is the only place where errors meet transport statuses.
+ */
+const KINDS = {
+  VALIDATION: { status: 400, error: 'Validation error', code: 'BAD_REQUEST' },
+  INVALID_EXPLORATION_DATA: { status: 400, error: 'Invalid exploration data format', code: 'BAD_REQUEST' },
+  UNAUTHORIZED: { status: 401, error: 'Unauthorized', code: 'UNAUTHORIZED' },
+  NOT_FOUND: { status: 404, error: 'Not Found', code: 'NOT_FOUND' },
+  METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed', code: 'METHOD_NOT_SUPPORTED' },
+  CONFLICT: { status: 409, error: 'Conflict', code: 'CONFLICT' },
+  PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large', code: 'PAYLOAD_TOO_LARGE' },
+  INTERNAL: { status: 500, error: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' },
+  UNAVAILABLE: { status: 503, error: 'Service unavailable', code: 'INTERNAL_SERVER_ERROR' },
+} as const satisfies Record<string, { status: number; error: string; code: TRPC_ERROR_CODE_KEY }>;
+
+export type ErrorKind = keyof typeof KINDS;
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  details: string[];
+}
+
+/** The one error type. Extends TRPCError so tRPC passes it through unchanged. */
+export class AppError extends TRPCError {
+  readonly kind: ErrorKind;
+  readonly status: number;
+  readonly details: string[];
+
+  constructor(kind: ErrorKind, details: string[], options: { cause?: unknown } = {}) {
+    const { status, error, code } = KINDS[kind];
+    super({ code, message: details[0] ?? error, cause: options.cause });
+    this.name = 'AppError';
+    this.kind = kind;
+    this.status = status;
+    this.details = details;
+  }
+
+  get body(): ErrorBody {
+    return { success: false, error: KINDS[this.kind].error, details: this.details };
+  }
+}
+
+export const unauthorized = () => new AppError('UNAUTHORIZED', ['Invalid or missing API Key']);
+
+/** A minimal structural view of zod / Standard Schema issues. */
+interface Issue {
+  path?: readonly (PropertyKey | { key: PropertyKey })[] | undefined;
+  message: string;
+}
+
+/** `<path>: <message>`, the path dotted from `prefix` (the body root when empty). */
+export function issueDetails(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): string[] {
+  return issues.map((issue) => {
+    const path = [...prefix, ...(issue.path ?? []).map((p) => (typeof p === 'object' ? p.key : p))];
+    return `${path.length ? path.map(String).join('.') : 'body'}: ${issue.message}`;
+  });
+}
+
+/**
+ * Whatever a procedure threw, as an AppError. Input validation failures (tRPC wraps the
+ * schema's error as BAD_REQUEST) become VALIDATION with one detail per issue; anything
+ * unexpected becomes a generic INTERNAL error that keeps the original only as `cause`.
+ */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof TRPCError) {
+    if (err.cause instanceof AppError) return err.cause;
+    const issues = (err.cause as { issues?: unknown } | undefined)?.issues;
+    if (err.code === 'BAD_REQUEST' && Array.isArray(issues)) {
+      return new AppError('VALIDATION', issueDetails(issues as Issue[]), { cause: err });
+    }
+  }
+  return new AppError('INTERNAL', ['An unexpected error occurred'], { cause: err });
+}

@@ -1,0 +1,46 @@
+import { findProjectKeyMatches, type ProjectKeyMatches } from '@directory/db';
+import { keyedProcedure } from '../trpc.ts';
+import {
+  CheckProjectDuplicatesInput,
+  CheckProjectDuplicatesOutput,
+  checkProjectDuplicatesMeta,
+} from './check-project-duplicates.types.ts';
+
+/** Match order of endpoint 10: the first field that matches decides. */
+const MATCH_ORDER = [
+  ['codehostUrl', 'CODEHOST_URL'],
+  ['modelhubUrl', 'MODELHUB_URL'],
+  ['websiteUrl', 'WEBSITE_URL'],
+  ['slug', 'SLUG'],
+] as const satisfies readonly (readonly [keyof ProjectKeyMatches, string])[];
+
+export const checkProjectDuplicates = keyedProcedure
+  .meta(checkProjectDuplicatesMeta)
+  .input(CheckProjectDuplicatesInput)
+  .output(CheckProjectDuplicatesOutput)
+  .mutation(async ({ ctx, input }) => {
+    const matches = await findProjectKeyMatches(ctx.db, input.projects);
+    const breakdown = { codehostUrl: 0, modelhubUrl: 0, websiteUrl: 0, slug: 0 };
+    const results = input.projects.map((keys, i) => {
+      const found = MATCH_ORDER.map(([field, matchType]) => ({
+        field,
+        matchType,
+        project: matches[i]?.[field],
+      })).find((m) => m.project);
+      if (!found?.project) return { ...keys, exists: false, matchType: 'NONE' as const };
+      breakdown[found.field]++;
+      return {
+        ...keys,
+        exists: true,
+        matchType: found.matchType,
+        projectId: found.project.id,
+        projectName: found.project.name,
+      };
+    });
+    const exists = results.filter((r) => r.exists).length;
+    return {
+      success: true as const,
+      results,
+      stats: { total: results.length, exists, new: results.length - exists, breakdown },
+    };
+  });

@@ -1,0 +1,19 @@
+import { deleteProjectBySlug } from '@directory/db';
+import { keyedProcedure } from '../trpc.ts';
+import { DeleteProjectInput, DeleteProjectOutput, deleteProjectMeta } from './delete-project.types.ts';
+import { projectNotFound } from './get-project.ts';
+
+export const deleteProject = keyedProcedure
+  .meta(deleteProjectMeta)
+  .input(DeleteProjectInput)
+  .output(DeleteProjectOutput)
+  .mutation(async ({ ctx, input }) => {
+    const deleted = await deleteProjectBySlug(ctx.db, input.slug);
+    if (!deleted) throw projectNotFound(input.slug);
+    const { linksCount, tagsCount, ...project } = deleted;
+    return {
+      success: true as const,
+      message: `Project "${project.slug}" deleted successfully`,
+      data: { project, deleted: { linksCount, tagsCount } },
+    };
+  });

@@ -1,0 +1,12 @@
+import { router } from '../trpc.ts';
+import { checkProjectDuplicates } from './check-project-duplicates.ts';
+import { deleteProject } from './delete-project.ts';
+import { getProject } from './get-project.ts';
+import { upsertProjects } from './upsert-projects.ts';
+
+export const projectsRouter = router({
+  upsert: upsertProjects,
+  get: getProject,
+  delete: deleteProject,
+  checkDuplicates: checkProjectDuplicates,
+});

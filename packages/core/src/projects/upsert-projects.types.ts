@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import type { Meta } from '../meta.ts';
+import { ProjectInput } from '../schemas/project.ts';
+
+export const upsertProjectsMeta: Meta = {
+  openapi: {
+    method: 'POST',
+    path: '/api/webhook/projects',
+    protect: true,
+    tags: ['projects'],
+    summary: 'Create or update projects',
+    description:
+      'Each item is matched to a stored project by CODEHOST url, then WEBSITE url, then slug, and ' +
+      'updated (fields, tags and links replaced) or created. Items are processed in order, each in its own transaction.',
+  },
+};
+
+export const UpsertProjectsInput = z.object({
+  projects: z.array(ProjectInput).min(1).max(100),
+});
+
+export const UpsertError = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  error: z.string(),
+});
+
+export const UpsertProjectsOutput = z.object({
+  success: z.literal(true),
+  processed: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(UpsertError),
+});

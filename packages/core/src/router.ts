@@ -1,0 +1,13 @@
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { projectsRouter } from './projects/router.ts';
+import { tasksRouter } from './tasks/router.ts';
+import { router } from './trpc.ts';
+
+export const appRouter = router({
+  projects: projectsRouter,
+  tasks: tasksRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;

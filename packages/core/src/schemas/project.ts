@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { httpUrl, text, timestamp } from './common.ts';
+
+export const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
+export const PROJECT_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
+
+export const LinkType = z.enum(LINK_TYPES);
+export const ProjectStatus = z.enum(PROJECT_STATUSES);
+
+export const TagInput = z.object({
+  // Tag names are unique and indexed; 200 characters keeps them well inside an index entry.
+  name: text({ min: 1, max: 200 }),
+  nameEn: text({ min: 1, max: 200 }).optional(),
+});
+
+export const LinkInput = z.object({
+  type: LinkType,
+  url: httpUrl,
+  title: text().optional(),
+});
+
+/** The payload of a project to create or update (SPEC "ProjectInput"). */
+export const ProjectInput = z
+  .object({
+    name: text({ min: 1, max: 200 }),
+    nameEn: text({ min: 1, max: 200 }).optional(),
+    description: text({ min: 10, max: 500 }),
+    descriptionEn: text({ min: 10, max: 500 }).optional(),
+    content: text({ max: 10000 }).optional(),
+    contentEn: text({ max: 10000 }).optional(),
+    status: ProjectStatus.optional(),
+    source: text().optional(),
+    tags: z.array(TagInput).min(1).max(10),
+    links: z.array(LinkInput).min(1).max(10),
+  })
+  .meta({ id: 'ProjectInput' });
+export type ProjectInput = z.infer<typeof ProjectInput>;
+
+/** The one link url listed twice in an input, if any (a project holds each url once). */
+export function repeatedLinkUrl(
+  input: Pick<ProjectInput, 'links'>,
+): { url: string; index: number } | undefined {
+  const seen = new Set<string>();
+  for (const [index, link] of input.links.entries()) {
+    if (seen.has(link.url)) return { url: link.url, index };
+    seen.add(link.url);
+  }
+  return undefined;
+}
+
+export const Tag = z.object({
+  id: z.string(),
+  name: z.string(),
+  nameEn: z.string().nullable(),
+  slug: z.string(),
+});
+
+export const Link = z.object({
+  id: z.string(),
+  type: LinkType,
+  url: z.string(),
+  title: z.string().nullable(),
+});
+
+export const Project = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    nameEn: z.string().nullable(),
+    slug: z.string(),
+    description: z.string(),
+    descriptionEn: z.string().nullable(),
+    content: z.string().nullable(),
+    contentEn: z.string().nullable(),
+    status: ProjectStatus,
+    source: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    tags: z.array(Tag),
+    links: z.array(Link),
+  })
+  .meta({ id: 'Project' });
+export type Project = z.infer<typeof Project>;

@@ -1,0 +1,43 @@
+import type { TaskRow } from '@directory/db';
+import { z } from 'zod';
+import { iso, isoOrNull, timestamp } from './common.ts';
+
+export const TASK_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+export const TaskStatus = z.enum(TASK_STATUSES);
+
+export const Task = z
+  .object({
+    id: z.string(),
+    sourceUrl: z.string(),
+    sourceType: z.string(),
+    status: TaskStatus,
+    createdAt: timestamp,
+    startedAt: timestamp.nullable(),
+    completedAt: timestamp.nullable(),
+    projectId: z.string().nullable(),
+    explorationData: z.unknown(),
+    explorationSummary: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    retryCount: z.number().int(),
+    lastRetryAt: timestamp.nullable(),
+  })
+  .meta({ id: 'DiscoveryTask' });
+export type Task = z.infer<typeof Task>;
+
+export function toTask(row: TaskRow): Task {
+  return {
+    id: row.id,
+    sourceUrl: row.source_url,
+    sourceType: row.source_type,
+    status: row.status,
+    createdAt: iso(row.created_at),
+    startedAt: isoOrNull(row.started_at),
+    completedAt: isoOrNull(row.completed_at),
+    projectId: row.project_id,
+    explorationData: row.exploration_data ?? null,
+    explorationSummary: row.exploration_summary,
+    errorMessage: row.error_message,
+    retryCount: row.retry_count,
+    lastRetryAt: isoOrNull(row.last_retry_at),
+  };
+}

@@ -1,0 +1,68 @@
+import { lockTaskById, updateTaskIfStatus } from '@directory/db';
+import { AppError, issueDetails } from '../errors.ts';
+import { upsertProject } from '../projects/upsert-project.ts';
+import { ProjectInput, repeatedLinkUrl } from '../schemas/project.ts';
+import { COMPLETABLE, completeChange, conflictDetail, failChange } from '../task-transitions.ts';
+import { inTransaction } from '../transaction.ts';
+import { keyedProcedure } from '../trpc.ts';
+import { CompleteTaskInput, CompleteTaskOutput, completeTaskMeta } from './complete-task.types.ts';
+import { taskNotFound } from './get-task.ts';
+
+/** The violations of explorationData as a ProjectInput, or the parsed input. */
+function parseExplorationData(data: unknown): { input: ProjectInput } | { problems: string[] } {
+  const parsed = ProjectInput.safeParse(data);
+  if (!parsed.success) return { problems: issueDetails(parsed.error.issues, ['explorationData']) };
+  const repeated = repeatedLinkUrl(parsed.data);
+  if (repeated) {
+    return {
+      problems: [`explorationData.links.${repeated.index}.url: The url "${repeated.url}" is listed twice`],
+    };
+  }
+  return { input: parsed.data };
+}
+
+export const completeTask = keyedProcedure
+  .meta(completeTaskMeta)
+  .input(CompleteTaskInput)
+  .output(CompleteTaskOutput)
+  .mutation(async ({ ctx, input }) => {
+    const started = performance.now();
+    let outcome: { projectId: string; action: 'created' | 'updated' } | { problems: string[] };
+    try {
+      // The task row stays locked until the project write and the task change commit together.
+      outcome = await inTransaction(ctx.db, async (trx) => {
+        const task = await lockTaskById(trx, input.id);
+        if (!task) throw taskNotFound(input.id);
+        if (!COMPLETABLE.includes(task.status)) {
+          throw new AppError('CONFLICT', [conflictDetail(task.status, 'COMPLETED')]);
+        }
+        const parsed = parseExplorationData(input.explorationData);
+        if ('problems' in parsed) {
+          await updateTaskIfStatus(trx, task.id, task.status, failChange(parsed.problems.join('; ')));
+          return parsed;
+        }
+        const { id: projectId, action } = await upsertProject(trx, parsed.input);
+        await updateTaskIfStatus(trx, task.id, task.status, completeChange(projectId, parsed.input));
+        return { projectId, action };
+      });
+    } catch (err) {
+      if (!(err instanceof AppError)) {
+        // Nothing of the attempt was committed; record the failure on the task if it can be.
+        await updateTaskIfStatus(
+          ctx.db,
+          input.id,
+          COMPLETABLE,
+          failChange('Internal error while completing the task'),
+        ).catch(() => undefined);
+      }
+      throw err;
+    }
+    if ('problems' in outcome) throw new AppError('INVALID_EXPLORATION_DATA', outcome.problems);
+    return {
+      success: true as const,
+      taskId: input.id,
+      projectId: outcome.projectId,
+      action: outcome.action,
+      duration: Math.round(performance.now() - started),
+    };
+  });

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { Meta } from '../meta.ts';
+
+export const completeTaskMeta: Meta = {
+  openapi: {
+    method: 'POST',
+    path: '/api/discovery/tasks/{id}/complete',
+    protect: true,
+    tags: ['tasks'],
+    summary: 'Complete a task with the project it found (created or updated like POST /api/webhook/projects)',
+  },
+};
+
+export const CompleteTaskInput = z.object({
+  id: z.string(),
+  // Validated as a ProjectInput by the procedure, after the task's existence and state: a
+  // completed task is a 409 whatever the data, and invalid data also marks the task FAILED.
+  explorationData: z.unknown().meta({ description: 'A ProjectInput' }),
+});
+
+export const CompleteTaskOutput = z.object({
+  success: z.literal(true),
+  taskId: z.string(),
+  projectId: z.string(),
+  action: z.enum(['created', 'updated']),
+  duration: z.number().int(),
+});

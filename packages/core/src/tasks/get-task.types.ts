@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import type { Meta } from '../meta.ts';
+import { Task } from '../schemas/task.ts';
+
+export const getTaskMeta: Meta = {
+  openapi: {
+    method: 'GET',
+    path: '/api/discovery/tasks/{id}',
+    tags: ['tasks'],
+    summary: 'Get a discovery task',
+  },
+};
+
+export const GetTaskInput = z.object({ id: z.string() });
+
+export const GetTaskOutput = z.object({ success: z.literal(true), task: Task });

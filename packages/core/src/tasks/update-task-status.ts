@@ -1,0 +1,38 @@
+import { findTaskById, updateTaskIfStatus } from '@directory/db';
+import { AppError } from '../errors.ts';
+import { toTask } from '../schemas/task.ts';
+import { conflictDetail, patchTransition } from '../task-transitions.ts';
+import { keyedProcedure } from '../trpc.ts';
+import { taskNotFound } from './get-task.ts';
+import {
+  UpdateTaskStatusInput,
+  UpdateTaskStatusOutput,
+  updateTaskStatusMeta,
+} from './update-task-status.types.ts';
+
+// Only a task whose status keeps changing under it runs out of attempts.
+const MAX_ATTEMPTS = 5;
+
+export const updateTaskStatus = keyedProcedure
+  .meta(updateTaskStatusMeta)
+  .input(UpdateTaskStatusInput)
+  .output(UpdateTaskStatusOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { id, status, explorationData, explorationSummary, errorMessage } = input;
+    // Read the status, then update only if it is still that status. A writer that lost a race
+    // reads again and is judged against the status the winner left (two claims: one 409).
+    for (let attempt = 1; ; attempt++) {
+      const current = await findTaskById(ctx.db, id);
+      if (!current) throw taskNotFound(id);
+      const change = patchTransition(current.status, status);
+      if (!change) throw new AppError('CONFLICT', [conflictDetail(current.status, status)]);
+      const updated = await updateTaskIfStatus(ctx.db, id, current.status, {
+        ...change,
+        explorationData,
+        explorationSummary,
+        errorMessage,
+      });
+      if (updated) return { success: true as const, task: toTask(updated) };
+      if (attempt === MAX_ATTEMPTS) throw new AppError('CONFLICT', [conflictDetail(current.status, status)]);
+    }
+  });

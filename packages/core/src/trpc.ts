@@ -1,0 +1,48 @@
+import type { Database, Kysely } from '@directory/db';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { type Credentials, isAuthorized } from './auth.ts';
+import { AppError, toAppError, unauthorized } from './errors.ts';
+
+export interface Context {
+  db: Kysely<Database>;
+  /** The configured WEBHOOK_API_KEY. */
+  apiKey: string;
+  credentials: Credentials;
+  /** Set by a transport when the request body could not be read as JSON. */
+  bodyError?: string | undefined;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    // tRPC clients get the same error type and details as REST callers, and never a stack.
+    errorFormatter({ shape, error }) {
+      const appError = toAppError(error);
+      return {
+        message: appError.details[0] ?? appError.message,
+        code: shape.code,
+        data: { code: shape.data.code, httpStatus: appError.status, ...appError.body },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+const requireKey = t.middleware(({ ctx, next }) => {
+  if (!isAuthorized(ctx.credentials, ctx.apiKey)) throw unauthorized();
+  return next();
+});
+
+// Runs after the key check: a body that cannot be parsed supplies no key (401 before 400).
+const requireReadableBody = t.middleware(({ ctx, next }) => {
+  if (ctx.bodyError) throw new AppError('VALIDATION', [`body: ${ctx.bodyError}`]);
+  return next();
+});
+
+/** Reads of one record: no key. */
+export const publicProcedure = t.procedure.use(requireReadableBody);
+/** Everything else: the API key first, then the body, then the input schema. */
+export const keyedProcedure = t.procedure.use(requireKey).use(requireReadableBody);

@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import type { Database } from './tables.ts';
+
+export const DEFAULT_DATABASE_URL = 'pglite:./data';
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dir: string }
+  | { kind: 'memory' };
+
+/** Reads a DATABASE_URL: `postgres://…`/`postgresql://…`, `pglite:<dir>` or `memory:`. */
+export function parseDatabaseUrl(url: string): DatabaseTarget {
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  if (url === 'memory:' || url === 'memory://') return { kind: 'memory' };
+  if (url.startsWith('pglite:')) {
+    const dir = url.slice('pglite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (dir) return { kind: 'pglite', dir: resolve(dir) };
+  }
+  throw new Error(
+    `DATABASE_URL must be postgres://…, postgresql://…, pglite:<dir> or memory: (got "${redact(url)}")`,
+  );
+}
+
+/** A connection string with any password blanked, safe to print. */
+export function redact(url: string): string {
+  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  target: DatabaseTarget;
+  /** Connections in use and idle, for health and metrics. */
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Pool size for PostgreSQL; PGlite always has exactly one connection. */
+  poolSize?: number;
+}
+
+// node-postgres parses int8 (count(*), sums) as strings by default; every count here fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+/**
+ * Opens the database behind a DATABASE_URL. All three kinds go through pg.Pool and Kysely's
+ * PostgresDialect, so the same SQL and the same driver code run on PGlite and on PostgreSQL.
+ */
+export async function connect(url: string, options: ConnectOptions = {}): Promise<DatabaseHandle> {
+  const target = parseDatabaseUrl(url);
+  let pool: pg.Pool;
+  let release = async () => {};
+  if (target.kind === 'postgres') {
+    pool = new pg.Pool({ connectionString: target.url, max: options.poolSize ?? 10 });
+  } else {
+    let lock: DirectoryLock | undefined;
+    let lite: PGlite;
+    if (target.kind === 'pglite') {
+      mkdirSync(target.dir, { recursive: true });
+      lock = acquireDirectoryLock(target.dir);
+      try {
+        lite = await PGlite.create(target.dir);
+      } catch (err) {
+        lock.release();
+        throw err;
+      }
+    } else {
+      lite = await PGlite.create();
+    }
+    // PGlite is one single-user backend: one connection, and the pool queues everything else.
+    pool = new pg.Pool({ ...createPgConfig(lite), max: 1 });
+    release = async () => {
+      await lite.close();
+      lock?.release();
+    };
+  }
+  // An idle client that errors (server restart, network) must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    target,
+    pool,
+    async close() {
+      await db.destroy();
+      await release();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import * as initial from './migrations/2026_11_22_000000_initial.ts';
+import type { Database } from './tables.ts';
+
+/** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
+const migrations: Record<string, Migration> = {
+  '2026_11_22_000000_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+// Any fixed number: it names the lock that serialises migrations across processes.
+const MIGRATION_LOCK = 727_274_001;
+
+/**
+ * Brings the schema up to date. Several server processes may start at once against one
+ * PostgreSQL: a session advisory lock on one connection lets exactly one of them migrate
+ * (Kysely's own lock is taken only after it has created its bookkeeping tables, which races).
+ */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  await db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
+    try {
+      const { error, results } = await new Migrator({ db: conn, provider }).migrateToLatest();
+      const failed = results?.find((r) => r.status === 'Error');
+      if (error || failed) {
+        throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
+    }
+  });
+}

@@ -1,0 +1,77 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Timestamps are read as Date and may be written as Date, ISO string or SQL default. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export type ProjectStatus = 'ACTIVE' | 'ARCHIVED';
+export type LinkType = 'WEBSITE' | 'CODEHOST' | 'MODELHUB' | 'PAPER';
+export type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  name_en: string | null;
+  slug: string;
+  description: string;
+  description_en: string | null;
+  content: string | null;
+  content_en: string | null;
+  status: ProjectStatus;
+  source: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TagsTable {
+  id: string;
+  name: string;
+  name_en: string | null;
+  slug: string;
+  created_at: Timestamp;
+}
+
+export interface ProjectTagsTable {
+  project_id: string;
+  tag_id: string;
+  position: number;
+}
+
+export interface LinksTable {
+  id: string;
+  project_id: string;
+  type: LinkType;
+  url: string;
+  title: string | null;
+  position: number;
+}
+
+export interface DiscoveryTasksTable {
+  id: string;
+  source_url: string;
+  source_type: string;
+  status: Generated<TaskStatus>;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+  project_id: string | null;
+  exploration_data: ColumnType<unknown, string | null | undefined, string | null>;
+  exploration_summary: string | null;
+  error_message: string | null;
+  retry_count: Generated<number>;
+  last_retry_at: NullableTimestamp;
+}
+
+export interface Database {
+  projects: ProjectsTable;
+  tags: TagsTable;
+  project_tags: ProjectTagsTable;
+  links: LinksTable;
+  discovery_tasks: DiscoveryTasksTable;
+}
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type NewProjectRow = Insertable<ProjectsTable>;
+export type TagRow = Selectable<TagsTable>;
+export type LinkRow = Selectable<LinksTable>;
+export type TaskRow = Selectable<DiscoveryTasksTable>;
