@@ -35,7 +35,7 @@ export function createApp(options: AppOptions): express.Express {
       await sql`select 1`.execute(db);
       res.json({ success: true, status: 'ok' });
     } catch (err) {
-      logger.warn({ err: describeError(err) }, 'health check failed');
+      logger.warn({ error: describeError(err) }, 'health check failed');
       sendError(res, new AppError('UNAVAILABLE', ['The database is not reachable']));
     }
   });
@@ -61,7 +61,7 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    logger.error({ err: describeError(err) }, 'unhandled error');
+    logger.error({ error: describeError(err) }, 'unhandled error');
     if (res.headersSent) return;
     sendError(res, new AppError('INTERNAL', ['An unexpected error occurred']));
   });

@@ -7,9 +7,14 @@ export function createLogger(level: string): Logger {
   return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
 }
 
-/** What may be logged of an unexpected error: its kind and message, no stack, no SQL. */
+/**
+ * What may be logged of an unexpected error: the kind, code and message of its root cause
+ * (the wrappers add nothing), never a stack or the SQL text.
+ */
 export function describeError(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { type: typeof err };
-  const code = (err as { code?: unknown }).code;
-  return { type: err.name, message: err.message, ...(typeof code === 'string' && { code }) };
+  let root = err;
+  while (root instanceof Error && root.cause !== undefined) root = root.cause;
+  if (!(root instanceof Error)) return { type: typeof root };
+  const code = (root as { code?: unknown }).code;
+  return { type: root.name, message: root.message, ...(typeof code === 'string' && { code }) };
 }

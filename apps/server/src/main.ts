@@ -12,7 +12,10 @@ try {
   handle = await connect(config.databaseUrl, { poolSize: config.dbPoolSize });
   await migrateToLatest(handle.db);
 } catch (err) {
-  logger.fatal({ err: describeError(err), database: redact(config.databaseUrl) }, 'cannot open the database');
+  logger.fatal(
+    { error: describeError(err), database: redact(config.databaseUrl) },
+    'cannot open the database',
+  );
   process.exit(1);
 }
 
@@ -31,7 +34,7 @@ const server = app.listen(config.port, config.host, () => {
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
 });
 server.on('error', (err) => {
-  logger.fatal({ err: describeError(err) }, 'cannot listen');
+  logger.fatal({ error: describeError(err) }, 'cannot listen');
   process.exit(1);
 });
 

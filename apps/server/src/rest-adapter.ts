@@ -99,7 +99,7 @@ export function restRouter(options: RestOptions): Router {
         if (error.kind === 'INTERNAL') {
           const requestId = randomUUID();
           logger.error(
-            { requestId, route: `${route.method.toUpperCase()} ${route.path}`, err: describeError(error) },
+            { requestId, route: `${route.method.toUpperCase()} ${route.path}`, error: describeError(error) },
             'request failed',
           );
           return sendError(

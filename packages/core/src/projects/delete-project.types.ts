@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
+import { text } from '../schemas/common.ts';
 
 export const deleteProjectMeta: Meta = {
   openapi: {
@@ -11,13 +12,13 @@ export const deleteProjectMeta: Meta = {
   },
 };
 
-export const DeleteProjectInput = z.object({ slug: z.string() });
+export const DeleteProjectInput = z.object({ slug: text() });
 
 export const DeleteProjectOutput = z.object({
   success: z.literal(true),
   message: z.string(),
   data: z.object({
-    project: z.object({ id: z.string(), name: z.string(), nameEn: z.string().nullable(), slug: z.string() }),
+    project: z.object({ id: z.string(), name: z.string(), nameEn: z.string().nullable(), slug: text() }),
     deleted: z.object({ linksCount: z.number().int(), tagsCount: z.number().int() }),
   }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
+import { text } from '../schemas/common.ts';
 import { Project } from '../schemas/project.ts';
 
 export const getProjectMeta: Meta = {
@@ -11,6 +12,6 @@ export const getProjectMeta: Meta = {
   },
 };
 
-export const GetProjectInput = z.object({ slug: z.string() });
+export const GetProjectInput = z.object({ slug: text() });
 
 export const GetProjectOutput = z.object({ success: z.literal(true), data: Project });

@@ -47,6 +47,8 @@ export const MAX_URL_BYTES = 2048;
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'Invalid URL: expected an HTTP or HTTPS URL' })
   .superRefine((s, ctx) => {
+    if (s.includes('\u0000'))
+      ctx.addIssue({ code: 'custom', message: 'Must not contain NUL (U+0000) characters' });
     if (Buffer.byteLength(s, 'utf8') > MAX_URL_BYTES) {
       ctx.addIssue({ code: 'custom', message: `Too big: expected URL to have <=${MAX_URL_BYTES} bytes` });
     }

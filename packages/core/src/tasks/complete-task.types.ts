@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
+import { text } from '../schemas/common.ts';
 
 export const completeTaskMeta: Meta = {
   openapi: {
@@ -12,7 +13,7 @@ export const completeTaskMeta: Meta = {
 };
 
 export const CompleteTaskInput = z.object({
-  id: z.string(),
+  id: text(),
   // Validated as a ProjectInput by the procedure, after the task's existence and state: a
   // completed task is a 409 whatever the data, and invalid data also marks the task FAILED.
   explorationData: z.unknown().meta({ description: 'A ProjectInput' }),

@@ -14,13 +14,22 @@ export const findTasksMeta: Meta = {
 
 // Query strings arrive as text: integers are read from decimal digits only ("1.5", "1e2",
 // "0x10" and "" are refused), numbers passed by typed clients are taken as they are.
-const queryInt = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), schema);
+const queryInt = (min: number, max?: number) => {
+  const int = z
+    .int({
+      error: (issue) => (issue.code === 'invalid_type' ? 'Invalid input: expected an integer' : undefined),
+    })
+    .min(min);
+  return z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v),
+    max === undefined ? int : int.max(max),
+  );
+};
 
 export const FindTasksInput = z.object({
   status: TaskStatus.optional(),
-  limit: queryInt(z.number().int().min(1).max(100)).default(10),
-  offset: queryInt(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).default(0),
+  limit: queryInt(1, 100).default(10),
+  offset: queryInt(0).default(0),
 });
 
 export const FindTasksOutput = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
+import { text } from '../schemas/common.ts';
 import { Task } from '../schemas/task.ts';
 
 export const getTaskMeta: Meta = {
@@ -11,6 +12,6 @@ export const getTaskMeta: Meta = {
   },
 };
 
-export const GetTaskInput = z.object({ id: z.string() });
+export const GetTaskInput = z.object({ id: text() });
 
 export const GetTaskOutput = z.object({ success: z.literal(true), task: Task });

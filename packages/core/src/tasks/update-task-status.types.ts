@@ -14,7 +14,7 @@ export const updateTaskStatusMeta: Meta = {
 };
 
 export const UpdateTaskStatusInput = z.object({
-  id: z.string(),
+  id: text(),
   status: TaskStatus,
   // null clears a stored value; a field left out keeps it
   explorationData: jsonObject.nullable().optional(),
