@@ -1,0 +1,191 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
+import pg from 'pg';
+import { createApp } from '../src/app.ts';
+import { createLogger } from '../src/logger.ts';
+
+/**
+ * The databases every integration test runs against: embedded PGlite always, and a real
+ * PostgreSQL server when TEST_DATABASE_URL is set (each test file gets a fresh database).
+ */
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+export const targets: { name: string; postgres: boolean }[] = [
+  { name: 'pglite', postgres: false },
+  ...(POSTGRES_URL ? [{ name: 'postgres', postgres: true }] : []),
+];
+
+export interface Reply<T = any> {
+  status: number;
+  json: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface Client {
+  baseUrl: string;
+  key: string;
+  /** `key: false` sends no key; a string sends that one in the header. */
+  call<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; raw?: string; key?: string | false; headers?: Record<string, string> },
+  ): Promise<Reply<T>>;
+}
+
+export function client(baseUrl: string, key: string): Client {
+  return {
+    baseUrl,
+    key,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const k = options.key === undefined ? key : options.key;
+      if (k !== false) headers['x-api-key'] = k;
+      let body: string | undefined;
+      if (options.raw !== undefined || options.body !== undefined) {
+        body = options.raw ?? JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(baseUrl + path, { method, headers, body });
+      const text = await res.text();
+      let json: any;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, json, text, headers: res.headers };
+    },
+  };
+}
+
+/** A fresh, empty PostgreSQL database on the TEST_DATABASE_URL server; dropped by `drop`. */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!POSTGRES_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `directory_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer extends Client {
+  db: DatabaseHandle;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The app on a fresh database (in-memory PGlite, or a new PostgreSQL database), listening on a free port. */
+export async function startServer(target: { postgres: boolean }): Promise<TestServer> {
+  const fresh = target.postgres ? await freshPostgresDatabase() : undefined;
+  const databaseUrl = fresh?.url ?? 'memory:';
+  const db = await connect(databaseUrl, { poolSize: 5 });
+  await migrateToLatest(db.db);
+  const key = `test-key-${randomBytes(8).toString('hex')}`;
+  const app = createApp({
+    db: db.db,
+    apiKey: key,
+    logger: createLogger('silent'),
+    bodyLimitBytes: 5 * 1024 * 1024,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...client(`http://127.0.0.1:${port}`, key),
+    db,
+    databaseUrl,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+      await fresh?.drop();
+    },
+  };
+}
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+export interface ServerProcess extends Client {
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** The real server as its own process (`node --import tsx src/main.ts`), started as the README says. */
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    const onData = () => {
+      const m = out.match(/"url":"(http:\/\/[^"]+)"[^\n]*"msg":"listening"/);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+    });
+  });
+  return {
+    ...client(url, env.WEBHOOK_API_KEY ?? ''),
+    child,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+let seq = 0;
+const RUN = randomBytes(3).toString('hex');
+
+/** A unique, valid ProjectInput; override any field. */
+export function project(over: Record<string, unknown> = {}) {
+  const n = ++seq;
+  return {
+    name: `测试项目 ${RUN} ${n}`,
+    nameEn: `Test Project ${RUN} ${n}`,
+    description: `A test project number ${n}.`,
+    tags: [{ name: `tag-${RUN}`, nameEn: `Tag ${RUN}` }],
+    links: [
+      { type: 'CODEHOST', url: `https://github.com/t-${RUN}/p${n}` },
+      { type: 'WEBSITE', url: `https://p${n}.t-${RUN}.example.org/` },
+    ],
+    ...over,
+  };
+}
+
+export const slugOf = (p: { nameEn?: string }) => (p.nameEn ?? '').toLowerCase().replace(/\s+/g, '-');
+export const uniqueUrl = (what = 'u') => `https://example.org/${RUN}/${what}/${++seq}`;

@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { project, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+
+describe.each(targets)('projects on $name', (target) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(target);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const upsert = (projects: unknown[]) => s.call('POST', '/api/webhook/projects', { body: { projects } });
+  const get = (slug: string) => s.call('GET', `/api/projects/${encodeURIComponent(slug)}`, { key: false });
+
+  it('creates a project and reads every field back in submitted order', async () => {
+    const p = project({
+      descriptionEn: 'An English description.',
+      content: '# 内容',
+      source: 'test',
+      tags: [{ name: '大模型', nameEn: 'LLM' }, { name: 'open source' }],
+      links: [
+        { type: 'PAPER', url: uniqueUrl('paper'), title: 'Paper' },
+        { type: 'CODEHOST', url: uniqueUrl('code') },
+      ],
+    });
+    const w = await upsert([p]);
+    expect(w.status).toBe(200);
+    expect(w.json).toEqual({ success: true, processed: 1, created: 1, updated: 0, failed: 0, errors: [] });
+    const r = await get(slugOf(p));
+    expect(r.status).toBe(200);
+    const d = r.json.data;
+    expect(d).toMatchObject({
+      name: p.name,
+      nameEn: p.nameEn,
+      slug: slugOf(p),
+      description: p.description,
+      descriptionEn: 'An English description.',
+      content: '# 内容',
+      contentEn: null,
+      status: 'ACTIVE',
+      source: 'test',
+    });
+    expect(d.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(d.tags.map((t: any) => [t.name, t.nameEn, t.slug])).toEqual([
+      ['大模型', 'LLM', 'llm'],
+      ['open source', null, 'open-source'],
+    ]);
+    expect(d.links.map((l: any) => [l.type, l.title])).toEqual([
+      ['PAPER', 'Paper'],
+      ['CODEHOST', null],
+    ]);
+    expect(Object.keys(d.links[0]).sort()).toEqual(['id', 'title', 'type', 'url']);
+  });
+
+  it('counts 200 emoji as a valid name (lengths are code points) and refuses 201', async () => {
+    const ok = project({ name: '😀'.repeat(200) });
+    expect((await upsert([ok])).json.created).toBe(1);
+    const r = await upsert([project({ name: '😀'.repeat(201) })]);
+    expect(r.status).toBe(400);
+    expect(r.json.details[0]).toMatch(/^projects\.0\.name: /);
+  });
+
+  it('gives a name that leaves no slug the fallback project-<id>', async () => {
+    const p = project({ nameEn: '!!!' });
+    const w = await upsert([p]);
+    expect(w.json.created).toBe(1);
+    const dup = await s.call('POST', '/api/webhook/check-duplicates', {
+      body: { projects: [{ codehostUrl: p.links[0]!.url }] },
+    });
+    const id = dup.json.results[0].projectId as string;
+    expect((await get(`project-${id.slice(0, 8)}`)).json.data.id).toBe(id);
+  });
+
+  it('keeps the slug when an update renames the project', async () => {
+    const p = project();
+    await upsert([p]);
+    await upsert([{ ...p, nameEn: 'Completely Renamed' }]);
+    const r = await get(slugOf(p));
+    expect(r.json.data.nameEn).toBe('Completely Renamed');
+  });
+
+  it('fails only the item that lists a url twice, and names the url', async () => {
+    const url = uniqueUrl('twice');
+    const good = project();
+    const bad = project({
+      links: [
+        { type: 'WEBSITE', url },
+        { type: 'CODEHOST', url },
+      ],
+    });
+    const r = await upsert([good, bad]);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ processed: 2, created: 1, updated: 0, failed: 1 });
+    expect(r.json.errors).toEqual([{ index: 1, name: bad.name, error: expect.stringContaining(url) }]);
+    expect((await get(slugOf(good))).status).toBe(200);
+    expect((await get(slugOf(bad))).status).toBe(404);
+  });
+
+  it('treats two items of one request that identify the same project as create then update', async () => {
+    const p = project();
+    const r = await upsert([p, { ...p, description: 'The second item wins.' }]);
+    expect(r.json).toMatchObject({ processed: 2, created: 1, updated: 1, failed: 0 });
+    expect((await get(slugOf(p))).json.data.description).toBe('The second item wins.');
+  });
+
+  it('picks the oldest project when several share a CODEHOST url', async () => {
+    const shared = uniqueUrl('shared');
+    const older = project({ links: [{ type: 'CODEHOST', url: shared }] });
+    const newer = project({ links: [{ type: 'CODEHOST', url: uniqueUrl() }] });
+    await upsert([older]);
+    await upsert([newer]);
+    // give the newer project the same CODEHOST url as well
+    await upsert([{ ...newer, links: [...newer.links, { type: 'CODEHOST', url: shared }] }]);
+    await upsert([{ ...project(), links: [{ type: 'CODEHOST', url: shared }], name: 'oldest wins' }]);
+    expect((await get(slugOf(older))).json.data.name).toBe('oldest wins');
+    expect((await get(slugOf(newer))).json.data.name).not.toBe('oldest wins');
+  });
+
+  it('looks CODEHOST urls up in submitted order', async () => {
+    const a = project();
+    const b = project();
+    await upsert([a, b]);
+    const r = await upsert([
+      {
+        ...project(),
+        name: 'second url first',
+        links: [
+          { type: 'CODEHOST', url: b.links[0]!.url },
+          { type: 'CODEHOST', url: a.links[0]!.url },
+        ],
+      },
+    ]);
+    expect(r.json.updated).toBe(1);
+    expect((await get(slugOf(b))).json.data.name).toBe('second url first');
+  });
+
+  it('does not identify by a url of another link type', async () => {
+    const a = project();
+    await upsert([a]);
+    // a's WEBSITE url submitted as a PAPER link is no identity
+    const r = await upsert([project({ links: [{ type: 'PAPER', url: a.links[1]!.url }] })]);
+    expect(r.json.created).toBe(1);
+  });
+
+  it('reuses tags by name, fills a missing nameEn once, and numbers colliding tag slugs', async () => {
+    const base = `Slug Clash ${Date.now()}`;
+    const first = project({ tags: [{ name: base }] });
+    const second = project({ tags: [{ name: base.toUpperCase() }] });
+    const third = project({ tags: [{ name: `${base}!` }] });
+    await upsert([first, second, third]);
+    const slugs = await Promise.all(
+      [first, second, third].map(async (p) => (await get(slugOf(p))).json.data.tags[0].slug),
+    );
+    const expected = base.toLowerCase().replace(/ /g, '-');
+    expect(slugs).toEqual([expected, `${expected}-2`, `${expected}-3`]);
+
+    // nameEn is filled in when the stored tag has none; the slug stays
+    const again = project({ tags: [{ name: base, nameEn: 'Filled In' }] });
+    await upsert([again]);
+    const tag = (await get(slugOf(again))).json.data.tags[0];
+    expect([tag.nameEn, tag.slug]).toEqual(['Filled In', expected]);
+    // ... and not overwritten afterwards
+    const later = project({ tags: [{ name: base, nameEn: 'Other' }] });
+    await upsert([later]);
+    expect((await get(slugOf(later))).json.data.tags[0].nameEn).toBe('Filled In');
+  });
+
+  it('counts the same tag name twice in one input once', async () => {
+    const p = project({
+      tags: [{ name: 'twice-tag' }, { name: 'other-tag' }, { name: 'twice-tag', nameEn: 'Ignored' }],
+    });
+    await upsert([p]);
+    expect((await get(slugOf(p))).json.data.tags.map((t: any) => t.name)).toEqual(['twice-tag', 'other-tag']);
+  });
+
+  it('gives tags whose name leaves no slug tag-<id>', async () => {
+    const p = project({ tags: [{ name: '🔥🔥' }] });
+    await upsert([p]);
+    const tag = (await get(slugOf(p))).json.data.tags[0];
+    expect(tag.slug).toBe(`tag-${tag.id.slice(0, 8)}`);
+  });
+
+  it('rejects the whole batch on one invalid item and writes nothing', async () => {
+    const good = project();
+    const r = await upsert([good, project({ links: [{ type: 'WEBSITE', url: 'javascript:alert(1)' }] })]);
+    expect(r.status).toBe(400);
+    expect(r.json.details).toEqual([expect.stringMatching(/^projects\.1\.links\.0\.url: /)]);
+    expect((await get(slugOf(good))).status).toBe(404);
+  });
+
+  it('deletes a project, its links and tag associations; its tasks lose the projectId', async () => {
+    const p = project();
+    const source = uniqueUrl('task');
+    await s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: source }] } });
+    const list = await s.call('GET', '/api/discovery/tasks?limit=100&status=PENDING');
+    const task = list.json.tasks.find((t: any) => t.sourceUrl === source);
+    const done = await s.call('POST', `/api/discovery/tasks/${task.id}/complete`, {
+      body: { explorationData: p },
+    });
+    expect(done.status).toBe(200);
+
+    const r = await s.call('DELETE', `/api/projects/${slugOf(p)}`);
+    expect(r.status).toBe(200);
+    expect(r.json.data.deleted).toEqual({ linksCount: 2, tagsCount: 1 });
+    const after = await s.call('GET', `/api/discovery/tasks/${task.id}`);
+    expect(after.json.task).toMatchObject({ status: 'COMPLETED', projectId: null });
+    const { rows } = await s.db.pool.query('select count(*)::int as n from links where project_id = $1', [
+      done.json.projectId,
+    ]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('accepts the key in the body for DELETE', async () => {
+    const p = project();
+    await upsert([p]);
+    const r = await s.call('DELETE', `/api/projects/${slugOf(p)}`, { key: false, body: { apiKey: s.key } });
+    expect(r.status).toBe(200);
+  });
+});
