@@ -28,12 +28,15 @@ export async function fillTagNamesEn(db: Db, pairs: { name: string; nameEn: stri
   `.execute(db);
 }
 
-/** Stored slugs equal to one of the bases or of the form `<base>-<n>`. */
+/**
+ * Stored slugs equal to one of the bases or starting with `<base>-`. The prefix is a range
+ * ('-' is followed by '.' in byte order) so that the C-collated unique index is searched, not scanned.
+ */
 export async function findTakenTagSlugs(db: Db, bases: string[]): Promise<string[]> {
   if (bases.length === 0) return [];
   const rows = await sql<{ slug: string }>`
-    select slug from tags
-    where slug = any(${bases}::text[]) or slug like any(${bases.map((b) => `${b}-%`)}::text[])
+    select t.slug from unnest(${bases}::text[]) as b(base)
+    join tags t on t.slug = b.base or (t.slug >= b.base || '-' and t.slug < b.base || '.')
   `.execute(db);
   return rows.rows.map((r) => r.slug);
 }

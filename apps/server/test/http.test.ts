@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { project, startServer, type TestServer, targets } from './helpers.ts';
+
+const UNAUTHORIZED = { success: false, error: 'Unauthorized', details: ['Invalid or missing API Key'] };
+
+describe.each(targets)('HTTP behaviour on $name', (target) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(target);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const upsert = (body: unknown, key?: string | false) =>
+    s.call('POST', '/api/webhook/projects', { body, key });
+
+  describe('the API key', () => {
+    it('accepts header only, body only, or both when both match', async () => {
+      expect((await upsert({ projects: [project()] })).status).toBe(200);
+      expect((await upsert({ apiKey: s.key, projects: [project()] }, false)).status).toBe(200);
+      expect((await upsert({ apiKey: s.key, projects: [project()] })).status).toBe(200);
+    });
+
+    it('refuses when header and body disagree, whichever is right', async () => {
+      expect((await upsert({ apiKey: 'wrong', projects: [project()] })).json).toEqual(UNAUTHORIZED);
+      expect((await upsert({ apiKey: s.key, projects: [project()] }, 'wrong')).json).toEqual(UNAUTHORIZED);
+    });
+
+    it('counts an empty header as sent and wrong, and a non-string body key as wrong', async () => {
+      expect((await upsert({ apiKey: s.key, projects: [project()] }, '')).status).toBe(401);
+      expect((await upsert({ apiKey: 123, projects: [project()] }, false)).status).toBe(401);
+      expect((await upsert({ apiKey: null, projects: [project()] }, false)).status).toBe(401);
+    });
+
+    it('ignores a key in the query string', async () => {
+      const r = await s.call('GET', `/api/discovery/tasks?apiKey=${s.key}`, { key: false });
+      expect(r.json).toEqual(UNAUTHORIZED);
+    });
+
+    it('is not needed for the two reads of one record', async () => {
+      expect((await s.call('GET', '/api/projects/none', { key: false })).status).toBe(404);
+      expect((await s.call('GET', '/api/discovery/tasks/none', { key: false })).status).toBe(404);
+    });
+  });
+
+  describe('order of checks: 413, 401, 400, 404, 409', () => {
+    it('413 before the key, with the reply delivered after a large body', async () => {
+      const raw = JSON.stringify({ projects: [{ content: 'x'.repeat(6 * 1024 * 1024) }] });
+      const r = await s.call('POST', '/api/webhook/projects', { raw, key: false });
+      expect(r.status).toBe(413);
+      expect(r.json).toMatchObject({ success: false, error: 'Payload too large' });
+      // the connection is still usable afterwards
+      expect((await s.call('GET', '/healthz')).status).toBe(200);
+    });
+
+    it('a full batch of 100 projects with maximal content fits the default limit', async () => {
+      const projects = Array.from({ length: 100 }, () =>
+        project({ content: 'x'.repeat(10000), contentEn: 'y'.repeat(10000) }),
+      );
+      const r = await upsert({ projects });
+      expect(r.status).toBe(200);
+      expect(r.json.created).toBe(100);
+    });
+
+    it('401 before 400: a malformed body supplies no key', async () => {
+      expect(
+        (await s.call('POST', '/api/webhook/projects', { raw: `{"apiKey":"${s.key}",`, key: false })).status,
+      ).toBe(401);
+      const r = await s.call('POST', '/api/webhook/projects', { raw: '{"projects": [' });
+      expect(r.status).toBe(400);
+      expect(r.json).toEqual({
+        success: false,
+        error: 'Validation error',
+        details: ['body: Malformed JSON'],
+      });
+    });
+
+    it('401 before 400 before 404 before 409', async () => {
+      expect(
+        (await s.call('PATCH', '/api/discovery/tasks/none', { body: { status: 'X' }, key: false })).status,
+      ).toBe(401);
+      expect((await s.call('PATCH', '/api/discovery/tasks/none', { body: { status: 'X' } })).status).toBe(
+        400,
+      );
+      expect(
+        (await s.call('PATCH', '/api/discovery/tasks/none', { body: { status: 'FAILED' } })).status,
+      ).toBe(404);
+    });
+
+    it('a JSON body that is not an object is 400', async () => {
+      for (const raw of ['[]', '"text"', '42', 'null']) {
+        const r = await s.call('POST', '/api/discovery/tasks', { raw });
+        expect(r.status).toBe(400);
+        expect(r.json.details).toEqual(['body: Expected a JSON object']);
+      }
+    });
+
+    it('parses the body as JSON whatever its content type', async () => {
+      const r = await s.call('POST', '/api/webhook/projects', {
+        raw: JSON.stringify({ projects: [project()] }),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(r.status).toBe(200);
+    });
+  });
+
+  describe('routes', () => {
+    it('answers a known path with another method with 405 and Allow', async () => {
+      const r = await s.call('PUT', '/api/discovery/tasks/abc');
+      expect(r.status).toBe(405);
+      expect(r.json.error).toBe('Method Not Allowed');
+      expect(r.headers.get('allow')).toBe('GET, PATCH');
+    });
+
+    it('answers unknown paths with 404 in the envelope, as JSON', async () => {
+      for (const [method, path] of [
+        ['GET', '/'],
+        ['POST', '/api/unknown'],
+        ['GET', '/api/discovery/tasks/a/b/c'],
+      ] as const) {
+        const r = await s.call(method, path);
+        expect(r.status).toBe(404);
+        expect(r.json).toMatchObject({ success: false, error: 'Not Found' });
+        expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+      }
+    });
+  });
+
+  describe('validation', () => {
+    it('lists every violation with its dotted path', async () => {
+      const r = await upsert({
+        projects: [
+          project({ name: '', tags: [], links: [{ type: 'X', url: 'nope' }] }),
+          project({ status: 'DRAFT' }),
+        ],
+      });
+      expect(r.status).toBe(400);
+      expect(r.json.details).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^projects\.0\.name: /),
+          expect.stringMatching(/^projects\.0\.tags: /),
+          expect.stringMatching(/^projects\.0\.links\.0\.type: /),
+          expect.stringMatching(/^projects\.0\.links\.0\.url: /),
+          expect.stringMatching(/^projects\.1\.status: /),
+        ]),
+      );
+    });
+
+    it('refuses text PostgreSQL cannot store, without a 500', async () => {
+      const r = await upsert({ projects: [project({ description: 'ten chars\u0000!!' })] });
+      expect(r.status).toBe(400);
+      expect(r.json.details[0]).toMatch(/^projects\.0\.description: /);
+      const long = await s.call('POST', '/api/discovery/tasks', {
+        body: { tasks: [{ sourceUrl: `https://example.org/${'字'.repeat(1000)}` }] },
+      });
+      expect(long.status).toBe(400);
+    });
+  });
+
+  describe('server errors', () => {
+    it('are generic, carry a request id, and leak no SQL', async () => {
+      await s.db.pool.query('alter table discovery_tasks rename to discovery_tasks_away');
+      try {
+        const r = await s.call('GET', '/api/discovery/tasks');
+        expect(r.status).toBe(500);
+        expect(r.json.success).toBe(false);
+        expect(r.json.error).toBe('Internal server error');
+        expect(r.json.details).toEqual([expect.stringMatching(/request id [0-9a-f-]{36}/)]);
+        expect(r.text).not.toMatch(/discovery_tasks|select|relation/i);
+      } finally {
+        await s.db.pool.query('alter table discovery_tasks_away rename to discovery_tasks');
+      }
+    });
+  });
+
+  describe('tRPC', () => {
+    it('serves the same procedures and key rule at /trpc', async () => {
+      const denied = await s.call('POST', '/trpc/tasks.create', {
+        body: { tasks: [{ sourceUrl: 'https://x.org/t' }] },
+        key: false,
+      });
+      expect(denied.status).toBe(401);
+      const ok = await s.call('POST', '/trpc/tasks.create', {
+        body: { tasks: [{ sourceUrl: 'https://x.org/trpc' }] },
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.json.result.data).toEqual({ success: true, created: 1, skipped: 0, total: 1 });
+      const missing = await s.call(
+        'GET',
+        `/trpc/projects.get?input=${encodeURIComponent(JSON.stringify({ slug: 'none' }))}`,
+      );
+      expect(missing.status).toBe(404);
+      expect(missing.json.error.data).toMatchObject({
+        error: 'Not Found',
+        details: ['Project with slug "none" not found'],
+      });
+    });
+  });
+});
