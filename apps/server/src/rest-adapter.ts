@@ -11,7 +11,7 @@ import {
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
 import { describeError, type Logger } from './logger.ts';
-import { readJsonBody } from './read-body.ts';
+import { type Body, readJsonBody } from './read-body.ts';
 
 export interface RestOptions {
   router: AppRouter;
@@ -66,12 +66,11 @@ export function restRouter(options: RestOptions): Router {
   const routes = routesOf(options.router);
 
   for (const route of routes) {
-    const readsQuery = route.method === 'get' || route.method === 'delete';
+    // GET and DELETE take their input from the query; a DELETE body may still carry apiKey.
+    const inputFromQuery = route.method === 'get' || route.method === 'delete';
+    const readsBody = route.method !== 'get';
     rest[route.method](route.path, async (req: Request, res: Response) => {
-      const body =
-        readsQuery && route.method === 'get'
-          ? { kind: 'none' as const }
-          : await readJsonBody(req, bodyLimitBytes);
+      const body: Body = readsBody ? await readJsonBody(req, bodyLimitBytes) : { kind: 'none' };
       if (body.kind === 'too-large') {
         return sendError(
           res,
@@ -90,7 +89,7 @@ export function restRouter(options: RestOptions): Router {
               ? 'Expected a JSON object'
               : undefined,
       };
-      const fields = readsQuery ? { ...req.query } : isObject(value) ? value : {};
+      const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {
         const output = await procedureOf(createCaller(ctx), route.procedure)({ ...fields, ...req.params });
         res.status(200).json(output);
