@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, appRouter, readCredentials } from '@directory/core';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
@@ -60,10 +61,18 @@ export function createApp(options: AppOptions): express.Express {
     sendError(res, new AppError('NOT_FOUND', [`No route for ${req.method} ${req.path}`]));
   });
 
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    logger.error({ error: describeError(err) }, 'unhandled error');
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
-    sendError(res, new AppError('INTERNAL', ['An unexpected error occurred']));
+    // Express refuses a path it cannot decode (a broken %-escape) with a 400 of its own.
+    if ((err as { status?: unknown }).status === 400) {
+      return sendError(
+        res,
+        new AppError('VALIDATION', [`path: Malformed URL encoding in ${req.method} request path`]),
+      );
+    }
+    const requestId = randomUUID();
+    logger.error({ requestId, error: describeError(err) }, 'unhandled error');
+    sendError(res, new AppError('INTERNAL', [`An unexpected error occurred (request id ${requestId})`]));
   });
   return app;
 }

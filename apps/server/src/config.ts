@@ -21,6 +21,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string): string {
+  if (!LOG_LEVELS.includes(raw))
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
+  return raw;
+}
+
 /** The runtime contract of DECISIONS.md, plus the tuning knobs the README lists. */
 export function readConfig(env: NodeJS.ProcessEnv): Config {
   const configuredKey = env.WEBHOOK_API_KEY;
@@ -33,6 +41,6 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel(env.LOG_LEVEL || 'info'),
   };
 }

@@ -1,10 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import { connect, migrateToLatest, redact } from '@directory/db';
 import { createApp } from './app.ts';
-import { readConfig } from './config.ts';
+import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
 
-const config = readConfig(process.env);
+let config: Config;
+try {
+  config = readConfig(process.env);
+} catch (err) {
+  console.error(`Invalid configuration: ${(err as Error).message}`);
+  process.exit(2);
+}
 const logger = createLogger(config.logLevel);
 
 let handle: Awaited<ReturnType<typeof connect>>;

@@ -113,6 +113,12 @@ describe.each(targets)('HTTP behaviour on $name', (target) => {
       expect(r.headers.get('allow')).toBe('GET, PATCH');
     });
 
+    it('answers a path with a broken %-escape with 400, not 500', async () => {
+      const r = await s.call('GET', '/api/projects/%E0%A4%A');
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({ success: false, error: 'Validation error' });
+    });
+
     it('answers unknown paths with 404 in the envelope, as JSON', async () => {
       for (const [method, path] of [
         ['GET', '/'],
