@@ -4,7 +4,12 @@ export type Logger = pino.Logger;
 
 /** JSON lines on stdout. Nothing logged carries a key: request logs hold the path, never the query or headers. */
 export function createLogger(level: string): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+  // Synchronous writes: the asynchronous destination's exit-time flush retries EPIPE forever,
+  // so a server whose stdout reader has gone (`… | head`) would never finish shutting down.
+  return pino(
+    { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ dest: 1, sync: true }),
+  );
 }
 
 /**

@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freshPostgresDatabase,
+  POSTGRES_URL,
+  project,
+  type Reply,
+  type ServerProcess,
+  slugOf,
+  spawnServer,
+  uniqueUrl,
+} from './helpers.ts';
+
+/**
+ * Races between two server processes on one PostgreSQL database: what one process cannot
+ * serialise in memory, the database (advisory locks, unique constraints, conditional updates)
+ * must. Every race fires N requests at once, alternating between the two processes.
+ */
+const N = 12;
+
+describe.skipIf(!POSTGRES_URL)('races between two server processes on one PostgreSQL', () => {
+  let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
+  let servers: ServerProcess[] = [];
+  let sql: pg.Client | undefined;
+
+  beforeAll(async () => {
+    fresh = await freshPostgresDatabase();
+    const env = {
+      DATABASE_URL: fresh.url,
+      WEBHOOK_API_KEY: `race-key-${randomBytes(8).toString('hex')}`,
+      DB_POOL_SIZE: '10',
+    };
+    // Both start at once on an empty database: the migrations race too.
+    const started = await Promise.allSettled([spawnServer(env), spawnServer(env)]);
+    servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    sql = new pg.Client({ connectionString: fresh.url });
+    await sql.connect();
+  });
+
+  afterAll(async () => {
+    await sql?.end();
+    await Promise.all(servers.map((s) => s.stop('SIGTERM')));
+    await fresh?.drop();
+  });
+
+  /** N requests at once, request i on process i % 2. */
+  function race(request: (s: ServerProcess, i: number) => Promise<Reply>): Promise<Reply[]> {
+    return Promise.all(Array.from({ length: N }, (_, i) => request(servers[i % 2]!, i)));
+  }
+  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+    (await sql!.query<R>(text, values)).rows;
+  const sum = (replies: Reply[], field: string) =>
+    replies.reduce((n, r) => n + (r.json?.[field] as number), 0);
+  const statuses = (replies: Reply[]) => replies.map((r) => r.status).sort((a, b) => a - b);
+  const upsert = (s: ServerProcess, projects: unknown[]) =>
+    s.call('POST', '/api/webhook/projects', { body: { projects } });
+
+  async function createTask(): Promise<string> {
+    const sourceUrl = uniqueUrl('task');
+    const r = await servers[0]!.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl }] } });
+    expect(r.json).toMatchObject({ created: 1 });
+    const rows = await query<{ id: string }>('select id from discovery_tasks where source_url = $1', [
+      sourceUrl,
+    ]);
+    return rows[0]!.id;
+  }
+
+  /** Race (a): N upserts of one new project; returns nothing, asserts everything. */
+  async function raceOneNewProject() {
+    const p = project();
+    const replies = await race((s) => upsert(s, [p]));
+    for (const r of replies) {
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ success: true, processed: 1, failed: 0, errors: [] });
+    }
+    expect(sum(replies, 'created')).toBe(1);
+    expect(sum(replies, 'updated')).toBe(N - 1);
+
+    const projects = await query<{ id: string }>('select id from projects where slug = $1', [slugOf(p)]);
+    expect(projects).toHaveLength(1);
+    const urls = p.links.map((l) => l.url);
+    const links = await query<{ project_id: string; url: string; n: number }>(
+      'select project_id, url, count(*)::int as n from links where url = any($1::text[]) group by project_id, url order by url',
+      [urls],
+    );
+    expect(links).toEqual([...urls].sort().map((url) => ({ project_id: projects[0]!.id, url, n: 1 })));
+  }
+
+  it('makes N concurrent upserts of one new project create it once; the others update it', async () => {
+    await raceOneNewProject();
+  });
+
+  it('holds over several rounds of the same race', async () => {
+    for (let round = 0; round < 5; round++) await raceOneNewProject();
+  });
+
+  it('identifies a new project by its CODEHOST url even when the racing inputs differ in name', async () => {
+    // Different names give different slugs, so no unique constraint can catch a duplicate here:
+    // only the serialisation of the identity lookup keeps this to one project.
+    const base = project();
+    const inputs = Array.from({ length: N }, (_, i) => ({ ...base, nameEn: `${base.nameEn} variant ${i}` }));
+    const replies = await race((s, i) => upsert(s, [inputs[i]]));
+    for (const r of replies) expect(r.json).toMatchObject({ success: true, processed: 1, failed: 0 });
+    expect(sum(replies, 'created')).toBe(1);
+    expect(sum(replies, 'updated')).toBe(N - 1);
+    const holders = await query<{ project_id: string }>(
+      'select distinct project_id from links where url = $1',
+      [base.links[0]!.url],
+    );
+    expect(holders).toHaveLength(1);
+    const slugs = await query<{ slug: string }>('select slug from projects where slug = any($1::text[])', [
+      inputs.map(slugOf),
+    ]);
+    expect(slugs).toHaveLength(1);
+  });
+
+  it('makes N concurrent upserts of different projects sharing one new tag create the tag once', async () => {
+    const tagName = `race tag ${randomBytes(6).toString('hex')}`;
+    const inputs = Array.from({ length: N }, () => project({ tags: [{ name: tagName }] }));
+    const replies = await race((s, i) => upsert(s, [inputs[i]]));
+    for (const r of replies) {
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ success: true, processed: 1, created: 1, updated: 0, failed: 0 });
+    }
+    const tags = await query<{ id: string }>('select id from tags where name = $1', [tagName]);
+    expect(tags).toHaveLength(1);
+    const refs = await query<{ slug: string; tag_id: string }>(
+      `select p.slug, pt.tag_id from projects p join project_tags pt on pt.project_id = p.id
+       where p.slug = any($1::text[])`,
+      [inputs.map(slugOf)],
+    );
+    expect(refs).toHaveLength(N);
+    expect(new Set(refs.map((r) => r.tag_id))).toEqual(new Set([tags[0]!.id]));
+  });
+
+  it('makes N concurrent creates of one sourceUrl create one task', async () => {
+    const sourceUrl = uniqueUrl('source');
+    const replies = await race((s) =>
+      s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl }] } }),
+    );
+    for (const r of replies) {
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ success: true, total: 1 });
+    }
+    expect(sum(replies, 'created')).toBe(1);
+    expect(sum(replies, 'skipped')).toBe(N - 1);
+    const rows = await query<{ n: number }>(
+      'select count(*)::int as n from discovery_tasks where source_url = $1',
+      [sourceUrl],
+    );
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('lets exactly one of N concurrent claims move a PENDING task to IN_PROGRESS', async () => {
+    const id = await createTask();
+    const replies = await race((s) =>
+      s.call('PATCH', `/api/discovery/tasks/${id}`, { body: { status: 'IN_PROGRESS' } }),
+    );
+    expect(statuses(replies)).toEqual([200, ...Array(N - 1).fill(409)]);
+    for (const r of replies.filter((r) => r.status === 409)) {
+      expect(r.json).toEqual({
+        success: false,
+        error: 'Conflict',
+        details: ['Cannot change task status from IN_PROGRESS to IN_PROGRESS'],
+      });
+    }
+    const winner = replies.find((r) => r.status === 200)!;
+    expect(winner.json.task).toMatchObject({ id, status: 'IN_PROGRESS' });
+    const task = await servers[1]!.call('GET', `/api/discovery/tasks/${id}`, { key: false });
+    expect(task.json.task).toMatchObject({ status: 'IN_PROGRESS', startedAt: winner.json.task.startedAt });
+  });
+
+  it('lets exactly one of N concurrent completes win; the losers write no project', async () => {
+    const id = await createTask();
+    const claim = await servers[0]!.call('PATCH', `/api/discovery/tasks/${id}`, {
+      body: { status: 'IN_PROGRESS' },
+    });
+    expect(claim.status).toBe(200);
+    const inputs = Array.from({ length: N }, () => project());
+    const replies = await race((s, i) =>
+      s.call('POST', `/api/discovery/tasks/${id}/complete`, { body: { explorationData: inputs[i] } }),
+    );
+    expect(statuses(replies)).toEqual([200, ...Array(N - 1).fill(409)]);
+    for (const r of replies.filter((r) => r.status === 409)) {
+      expect(r.json).toEqual({
+        success: false,
+        error: 'Conflict',
+        details: ['Cannot change task status from COMPLETED to COMPLETED'],
+      });
+    }
+    const winner = replies.find((r) => r.status === 200)!;
+    expect(winner.json).toMatchObject({ success: true, taskId: id, action: 'created' });
+    const projectId = winner.json.projectId as string;
+
+    const task = await servers[1]!.call('GET', `/api/discovery/tasks/${id}`, { key: false });
+    expect(task.json.task).toMatchObject({ status: 'COMPLETED', projectId });
+
+    const reads = await Promise.all(
+      inputs.map((p, i) =>
+        servers[i % 2]!.call('GET', `/api/projects/${encodeURIComponent(slugOf(p))}`, { key: false }),
+      ),
+    );
+    expect(statuses(reads)).toEqual([200, ...Array(N - 1).fill(404)]);
+    expect(reads.find((r) => r.status === 200)!.json.data.id).toBe(projectId);
+  });
+});
