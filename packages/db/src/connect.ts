@@ -5,6 +5,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { preparingPool } from './prepared-pool.ts';
 import type { Database } from './tables.ts';
 
 export const DEFAULT_DATABASE_URL = 'pglite:./data';
@@ -82,7 +83,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   }
   // An idle client that errors (server restart, network) must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return {
     db,
     target,
