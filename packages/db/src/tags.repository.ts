@@ -3,28 +3,35 @@ import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
 
-export interface TagRef {
+export interface StoredTag {
+  /** Position of the name in the list asked for. */
+  index: number;
   id: string;
-  name: string;
   name_en: string | null;
 }
 
-export async function findTagsByName(db: Db, names: string[]): Promise<TagRef[]> {
+/**
+ * The stored tags among the given names, each with the position of its name in the list.
+ * Callers match by position, not by the name read back: PGlite's wire decoding drops a
+ * leading U+FEFF from text, so a name may not read back byte for byte.
+ */
+export async function findTagsByName(db: Db, names: string[]): Promise<StoredTag[]> {
   if (names.length === 0) return [];
-  return db
-    .selectFrom('tags')
-    .select(['id', 'name', 'name_en'])
-    .where('name', '=', sql<string>`any(${names}::text[])`)
-    .execute();
+  const rows = await sql<StoredTag>`
+    select (u.i - 1)::int as index, t.id, t.name_en
+    from unnest(${names}::text[]) with ordinality as u(name, i)
+    join tags t on t.name = u.name
+  `.execute(db);
+  return rows.rows;
 }
 
 /** Fills in nameEn on stored tags that have none; other stored fields never change. */
-export async function fillTagNamesEn(db: Db, pairs: { name: string; nameEn: string }[]): Promise<void> {
-  if (pairs.length === 0) return;
+export async function fillTagNamesEn(db: Db, fills: { id: string; nameEn: string }[]): Promise<void> {
+  if (fills.length === 0) return;
   await sql`
     update tags t set name_en = u.name_en
-    from unnest(${pairs.map((p) => p.name)}::text[], ${pairs.map((p) => p.nameEn)}::text[]) as u(name, name_en)
-    where t.name = u.name and t.name_en is null
+    from unnest(${fills.map((f) => f.id)}::text[], ${fills.map((f) => f.nameEn)}::text[]) as u(id, name_en)
+    where t.id = u.id and t.name_en is null
   `.execute(db);
 }
 
@@ -41,7 +48,10 @@ export async function findTakenTagSlugs(db: Db, bases: string[]): Promise<string
   return rows.rows.map((r) => r.slug);
 }
 
-/** Inserts tags; a row whose name or slug is taken meanwhile is skipped (the caller retries it). */
+/**
+ * Inserts tags and returns the ids of those inserted; a row whose name or slug was taken
+ * meanwhile is skipped (the caller tries it again).
+ */
 export async function insertTags(
   db: Db,
   rows: { id: string; name: string; name_en: string | null; slug: string }[],
@@ -51,7 +61,7 @@ export async function insertTags(
     .insertInto('tags')
     .values(rows)
     .onConflict((oc) => oc.doNothing())
-    .returning('name')
+    .returning('id')
     .execute();
-  return inserted.map((r) => r.name);
+  return inserted.map((r) => r.id);
 }

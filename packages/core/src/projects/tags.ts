@@ -29,45 +29,43 @@ const ATTEMPTS = 5;
  */
 export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Promise<string[]> {
   const wanted = distinctTags(tags);
-  const ids = new Map<string, string>();
+  // ids[i] is the id of wanted[i]; everything is matched by position or by id, never by a
+  // string read back from the database.
+  const ids: (string | undefined)[] = wanted.map(() => undefined);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const pending = wanted.filter((t) => !ids.has(t.name));
+    const pending = wanted.flatMap((tag, i) => (ids[i] === undefined ? [{ tag, i }] : []));
+    if (pending.length === 0) break;
     const stored = await findTagsByName(
       db,
-      pending.map((t) => t.name),
+      pending.map((p) => p.tag.name),
     );
-    const storedByName = new Map(stored.map((t) => [t.name, t]));
-    await fillTagNamesEn(
-      db,
-      pending.flatMap((t) =>
-        t.nameEn !== undefined && storedByName.get(t.name)?.name_en === null
-          ? [{ name: t.name, nameEn: t.nameEn }]
-          : [],
-      ),
-    );
-    for (const t of stored) ids.set(t.name, t.id);
+    const fills: { id: string; nameEn: string }[] = [];
+    for (const found of stored) {
+      const { tag, i } = pending[found.index]!;
+      ids[i] = found.id;
+      if (found.name_en === null && tag.nameEn !== undefined)
+        fills.push({ id: found.id, nameEn: tag.nameEn });
+    }
+    await fillTagNamesEn(db, fills);
 
-    const missing = pending.filter((t) => !ids.has(t.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const missing = pending.filter(({ i }) => ids[i] === undefined);
     if (missing.length === 0) break;
-    const drafts = missing.map((t) => ({
-      id: createId(),
-      name: t.name,
-      name_en: t.nameEn ?? null,
-      base: slugify(slugSource(t)),
-    }));
+    // Inserted in name order, so that two transactions creating the same tags wait on each
+    // other in the same order.
+    missing.sort((a, b) => (a.tag.name < b.tag.name ? -1 : 1));
+    const drafts = missing.map(({ tag, i }) => ({ i, id: createId(), tag, base: slugify(slugSource(tag)) }));
     const taken = new Set(
       await findTakenTagSlugs(db, [...new Set(drafts.map((d) => d.base).filter(Boolean))]),
     );
-    const rows = drafts.map(({ base, ...row }) => {
-      const slug = base ? firstFreeSlug(base, taken) : fallbackSlug('tag', row.id);
+    const rows = drafts.map(({ id, tag, base }) => {
+      const slug = base ? firstFreeSlug(base, taken) : fallbackSlug('tag', id);
       taken.add(slug);
-      return { ...row, slug };
+      return { id, name: tag.name, name_en: tag.nameEn ?? null, slug };
     });
     const inserted = new Set(await insertTags(db, rows));
-    for (const row of rows) if (inserted.has(row.name)) ids.set(row.name, row.id);
+    for (const d of drafts) if (inserted.has(d.id)) ids[d.i] = d.id;
   }
-  return wanted.map((t) => {
-    const id = ids.get(t.name);
+  return ids.map((id) => {
     if (id === undefined) throw new Error('Could not create tags: too many concurrent conflicts');
     return id;
   });

@@ -17,16 +17,27 @@ export function codePointLength(s: string): number {
 }
 
 /**
- * A string whose length is counted in code points. Text stored in PostgreSQL cannot hold
- * U+0000, so it is refused here rather than failing in the database.
+ * Why PostgreSQL could not store a string as it is, if it could not: text holds no U+0000,
+ * and a lone UTF-16 surrogate has no UTF-8 form (text would silently store U+FFFD, jsonb
+ * refuses it).
+ */
+export function unstorable(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'Must not contain NUL (U+0000) characters';
+  if (!s.isWellFormed()) return 'Must be well-formed Unicode (no lone surrogates)';
+  return undefined;
+}
+
+/**
+ * A string whose length is counted in code points, refused when PostgreSQL could not store
+ * it as it is (rather than failing, or silently changing it, in the database).
  */
 export function text(limits: { min?: number; max?: number } = {}) {
   const { min, max } = limits;
   return z
     .string()
     .superRefine((s, ctx) => {
-      if (s.includes('\u0000'))
-        ctx.addIssue({ code: 'custom', message: 'Must not contain NUL (U+0000) characters' });
+      const problem = unstorable(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
       if (min === undefined && max === undefined) return;
       const n = codePointLength(s);
       if (min !== undefined && n < min) {
@@ -47,8 +58,8 @@ export const MAX_URL_BYTES = 2048;
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'Invalid URL: expected an HTTP or HTTPS URL' })
   .superRefine((s, ctx) => {
-    if (s.includes('\u0000'))
-      ctx.addIssue({ code: 'custom', message: 'Must not contain NUL (U+0000) characters' });
+    const problem = unstorable(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
     if (Buffer.byteLength(s, 'utf8') > MAX_URL_BYTES) {
       ctx.addIssue({ code: 'custom', message: `Too big: expected URL to have <=${MAX_URL_BYTES} bytes` });
     }
@@ -59,13 +70,10 @@ const MAX_JSON_DEPTH = 64;
 
 function jsonProblem(value: unknown, depth: number): string | undefined {
   if (depth > MAX_JSON_DEPTH) return `Too deep: expected JSON nested at most ${MAX_JSON_DEPTH} levels`;
-  if (typeof value === 'string') {
-    return value.includes('\u0000') ? 'Must not contain NUL (U+0000) characters' : undefined;
-  }
+  if (typeof value === 'string') return unstorable(value);
   if (value === null || typeof value !== 'object') return undefined;
   for (const [k, v] of Object.entries(value)) {
-    if (k.includes('\u0000')) return 'Must not contain NUL (U+0000) characters';
-    const problem = jsonProblem(v, depth + 1);
+    const problem = unstorable(k) ?? jsonProblem(v, depth + 1);
     if (problem) return problem;
   }
   return undefined;
