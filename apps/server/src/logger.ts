@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -22,4 +23,11 @@ export function describeError(err: unknown): Record<string, unknown> {
   if (!(root instanceof Error)) return { type: typeof root };
   const code = (root as { code?: unknown }).code;
   return { type: root.name, message: root.message, ...(typeof code === 'string' && { code }) };
+}
+
+/** Logs an unexpected error under a fresh reference id (returned, for the reply) with what may be logged of it. */
+export function reportError(logger: Logger, err: unknown, fields: Record<string, unknown> = {}): string {
+  const requestId = randomUUID();
+  logger.error({ requestId, ...fields, error: describeError(err) }, 'unexpected error');
+  return requestId;
 }

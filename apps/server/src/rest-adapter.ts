@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AppError,
   type AppRouter,
@@ -10,7 +9,7 @@ import {
 } from '@directory/core';
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
-import { describeError, type Logger } from './logger.ts';
+import { type Logger, reportError } from './logger.ts';
 import { type Body, readJsonBody } from './read-body.ts';
 
 export interface RestOptions {
@@ -69,6 +68,7 @@ export function restRouter(options: RestOptions): Router {
     // GET and DELETE take their input from the query; a DELETE body may still carry apiKey.
     const inputFromQuery = route.method === 'get' || route.method === 'delete';
     const readsBody = route.method !== 'get';
+    const routeName = `${route.method.toUpperCase()} ${route.path}`;
     rest[route.method](route.path, async (req: Request, res: Response) => {
       const body: Body = readsBody ? await readJsonBody(req, bodyLimitBytes) : { kind: 'none' };
       if (body.kind === 'too-large') {
@@ -88,6 +88,7 @@ export function restRouter(options: RestOptions): Router {
             : body.kind === 'json' && !isObject(value)
               ? 'Expected a JSON object'
               : undefined,
+        reportError: (err) => reportError(logger, err, { route: routeName }),
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {
@@ -96,11 +97,7 @@ export function restRouter(options: RestOptions): Router {
       } catch (err) {
         const error = toAppError(err);
         if (error.kind === 'INTERNAL') {
-          const requestId = randomUUID();
-          logger.error(
-            { requestId, route: `${route.method.toUpperCase()} ${route.path}`, error: describeError(error) },
-            'request failed',
-          );
+          const requestId = reportError(logger, error, { route: routeName });
           return sendError(
             res,
             new AppError('INTERNAL', [`An unexpected error occurred (request id ${requestId})`]),

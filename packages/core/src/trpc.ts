@@ -11,6 +11,8 @@ export interface Context {
   credentials: Credentials;
   /** Set by a transport when the request body could not be read as JSON. */
   bodyError?: string | undefined;
+  /** Logs an unexpected error that is answered without a 500; returns its reference id. */
+  reportError(err: unknown): string;
 }
 
 const t = initTRPC

@@ -1,6 +1,7 @@
 export { type Kysely, sql, type Transaction } from 'kysely';
 export * from './connect.ts';
 export * from './duplicates.repository.ts';
+export { isDatabaseUnavailable } from './errors.ts';
 export * from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '@directory/db';
+import { AppError } from '../errors.ts';
 import { repeatedLinkUrl } from '../schemas/project.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -23,8 +25,20 @@ export const upsertProjects = keyedProcedure
         });
         continue;
       }
-      const { action } = await inTransaction(ctx.db, (trx) => upsertProject(trx, project));
-      counts[action]++;
+      try {
+        const { action } = await inTransaction(ctx.db, (trx) => upsertProject(trx, project));
+        counts[action]++;
+      } catch (err) {
+        // One item's failure is that item's alone (DECISIONS); an unreachable database is not
+        // any item's fault and fails the request.
+        if (err instanceof AppError || isDatabaseUnavailable(err)) throw err;
+        counts.failed++;
+        errors.push({
+          index,
+          name: project.name,
+          error: `Internal error while saving this item (reference ${ctx.reportError(err)})`,
+        });
+      }
     }
     return { success: true as const, ...counts, errors };
   });
