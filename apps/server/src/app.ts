@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { AppError, appRouter, readCredentials } from '@directory/core';
+import { createServer, type Server, STATUS_CODES } from 'node:http';
+import { AppError, appRouter, readCredentials, toAppError } from '@directory/core';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { describeError, type Logger } from './logger.ts';
+import { describeError, type Logger, reportError } from './logger.ts';
 import { restRouter, sendError } from './rest-adapter.ts';
 
 export interface AppOptions {
@@ -52,7 +52,12 @@ export function createApp(options: AppOptions): express.Express {
         db,
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], undefined),
+        reportError: (err: unknown) => reportError(logger, err, { route: `tRPC ${req.path}` }),
       }),
+      onError: ({ error, path }) => {
+        if (toAppError(error).kind === 'INTERNAL')
+          reportError(logger, error, { route: `tRPC ${path ?? ''}` });
+      },
       maxBodySize: bodyLimitBytes,
     }),
   );
@@ -62,7 +67,11 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent) return;
+    // A client that went away mid-request: nobody is left to answer.
+    if (req.destroyed || res.headersSent) {
+      logger.info({ method: req.method, path: req.path, error: describeError(err) }, 'request abandoned');
+      return;
+    }
     // Express refuses a path it cannot decode (a broken %-escape) with a 400 of its own.
     if ((err as { status?: unknown }).status === 400) {
       return sendError(
@@ -70,9 +79,30 @@ export function createApp(options: AppOptions): express.Express {
         new AppError('VALIDATION', [`path: Malformed URL encoding in ${req.method} request path`]),
       );
     }
-    const requestId = randomUUID();
-    logger.error({ requestId, error: describeError(err) }, 'unhandled error');
+    const requestId = reportError(logger, err, { route: `${req.method} ${req.path}` });
     sendError(res, new AppError('INTERNAL', [`An unexpected error occurred (request id ${requestId})`]));
   });
   return app;
+}
+
+/**
+ * The HTTP server of an app. Requests Node's parser refuses before they reach Express
+ * (headers over its size limit, broken request lines) are answered in the envelope too.
+ */
+export function createHttpServer(app: express.Express): Server {
+  const server = createServer(app);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const error =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('HEADERS_TOO_LARGE', ['headers: The request line and headers must be at most 16 KB'])
+        : new AppError('VALIDATION', ['request: Malformed HTTP request']);
+    const body = JSON.stringify(error.body);
+    socket.end(
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { connect, migrateToLatest, redact } from '@directory/db';
-import { createApp } from './app.ts';
+import { createApp, createHttpServer } from './app.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
 
@@ -31,7 +31,10 @@ const app = createApp({
   logger,
   bodyLimitBytes: config.bodyLimitBytes,
 });
-const server = app.listen(config.port, config.host, () => {
+// Not app.listen(): Express 5 calls its callback on listen errors too.
+const server = createHttpServer(app);
+server.listen(config.port, config.host);
+server.once('listening', () => {
   const { port } = server.address() as AddressInfo;
   if (config.apiKeyGenerated) {
     // Printed once, so that a first run works; a configured key is never printed.

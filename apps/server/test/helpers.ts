@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
 import pg from 'pg';
-import { createApp } from '../src/app.ts';
+import { createApp, createHttpServer } from '../src/app.ts';
 import { createLogger } from '../src/logger.ts';
 
 /**
@@ -101,7 +101,7 @@ export async function startServer(target: { postgres: boolean }): Promise<TestSe
     logger: createLogger('silent'),
     bodyLimitBytes: 5 * 1024 * 1024,
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server = createHttpServer(app).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

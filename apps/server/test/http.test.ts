@@ -164,6 +164,109 @@ describe.each(targets)('HTTP behaviour on $name', (target) => {
     });
   });
 
+  describe('text PostgreSQL would change or refuse', () => {
+    it('refuses lone surrogates anywhere with 400, never a 500', async () => {
+      const cases: [string, unknown, string][] = [
+        [
+          '/api/webhook/projects',
+          { projects: [project({ tags: [{ name: 'x\ud800' }] })] },
+          'projects.0.tags.0.name',
+        ],
+        [
+          '/api/webhook/projects',
+          { projects: [project({ description: 'ten chars \udc00' })] },
+          'projects.0.description',
+        ],
+        [
+          '/api/webhook/projects',
+          {
+            projects: [
+              project({
+                links: [
+                  { type: 'WEBSITE', url: 'https://lone.example.org/a/\ud800' },
+                  { type: 'PAPER', url: 'https://lone.example.org/a/\udc00' },
+                ],
+              }),
+            ],
+          },
+          'projects.0.links.0.url',
+        ],
+        [
+          '/api/discovery/tasks',
+          { tasks: [{ sourceUrl: 'https://lone.example.org/\ud800' }] },
+          'tasks.0.sourceUrl',
+        ],
+        ['/api/discovery/check-duplicates', { urls: ['\ud800'] }, 'urls.0'],
+        ['/api/webhook/check-duplicates', { projects: [{ slug: '\ud800' }] }, 'projects.0.slug'],
+      ];
+      for (const [path, body, detail] of cases) {
+        // JSON.stringify escapes a lone surrogate as \uXXXX, as a client would send it
+        const r = await s.call('POST', path, { body });
+        expect(r.status, path).toBe(400);
+        expect(r.json.details[0].startsWith(`${detail}: `), r.text).toBe(true);
+      }
+    });
+
+    it('refuses lone surrogates in PATCH explorationData values and keys', async () => {
+      const url = `https://lone.example.org/task/${Date.now()}`;
+      await s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: url }] } });
+      const { rows } = await s.db.pool.query('select id from discovery_tasks where source_url = $1', [url]);
+      for (const explorationData of [{ note: '\ud800' }, { '\udc00': 1 }, { deep: [{ x: 'a\ud800b' }] }]) {
+        const r = await s.call('PATCH', `/api/discovery/tasks/${rows[0].id}`, {
+          body: { status: 'IN_PROGRESS', explorationData },
+        });
+        expect(r.status).toBe(400);
+        expect(r.json.details[0]).toMatch(/^explorationData: /);
+      }
+    });
+
+    it('keeps a tag whose name starts with U+FEFF usable', async () => {
+      // PGlite's wire decoding drops a leading U+FEFF from text it returns
+      const first = await upsert({ projects: [project({ tags: [{ name: '\ufeffbom-tag' }] })] });
+      expect(first.json).toMatchObject({ created: 1, failed: 0 });
+      const second = await upsert({ projects: [project({ tags: [{ name: '\ufeffbom-tag' }] })] });
+      expect(second.json).toMatchObject({ created: 1, failed: 0 });
+    });
+  });
+
+  describe('one item failing in the database', () => {
+    it("is that item's failure alone, with a reference, and the batch answers 200", async () => {
+      await s.db.pool.query(`
+        create function refuse_boom() returns trigger language plpgsql as $$
+        begin
+          if new.name = 'boom' then raise exception 'refused by test trigger'; end if;
+          return new;
+        end $$;
+        create trigger refuse_boom before insert or update on projects for each row execute function refuse_boom();
+      `);
+      try {
+        const r = await upsert({ projects: [project(), project({ name: 'boom' }), project()] });
+        expect(r.status).toBe(200);
+        expect(r.json).toMatchObject({ processed: 3, created: 2, updated: 0, failed: 1 });
+        expect(r.json.errors).toEqual([
+          {
+            index: 1,
+            name: 'boom',
+            error: expect.stringMatching(
+              /^Internal error while saving this item \(reference [0-9a-f-]{36}\)$/,
+            ),
+          },
+        ]);
+        expect(r.text).not.toContain('refused by test trigger');
+      } finally {
+        await s.db.pool.query('drop trigger refuse_boom on projects; drop function refuse_boom();');
+      }
+    });
+  });
+
+  describe('requests refused before routing', () => {
+    it('answers headers over the limit with 431 in the envelope', async () => {
+      const r = await s.call('GET', `/api/projects/${'a'.repeat(20_000)}`);
+      expect(r.status).toBe(431);
+      expect(r.json).toMatchObject({ success: false, error: 'Request header fields too large' });
+    });
+  });
+
   describe('server errors', () => {
     it('are generic, carry a request id, and leak no SQL', async () => {
       await s.db.pool.query('alter table discovery_tasks rename to discovery_tasks_away');
@@ -201,6 +304,8 @@ describe.each(targets)('HTTP behaviour on $name', (target) => {
         error: 'Not Found',
         details: ['Project with slug "none" not found'],
       });
+      expect((await s.call('GET', '/trpc/no.such.procedure')).status).toBe(404);
+      expect((await s.call('GET', '/trpc/tasks.list?input=%7B')).status).toBe(400);
     });
   });
 });

@@ -13,6 +13,7 @@ const KINDS = {
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed', code: 'METHOD_NOT_SUPPORTED' },
   CONFLICT: { status: 409, error: 'Conflict', code: 'CONFLICT' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large', code: 'PAYLOAD_TOO_LARGE' },
+  HEADERS_TOO_LARGE: { status: 431, error: 'Request header fields too large', code: 'BAD_REQUEST' },
   INTERNAL: { status: 500, error: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' },
   UNAVAILABLE: { status: 503, error: 'Service unavailable', code: 'INTERNAL_SERVER_ERROR' },
 } as const satisfies Record<string, { status: number; error: string; code: TRPC_ERROR_CODE_KEY }>;
@@ -61,6 +62,16 @@ export function issueDetails(issues: readonly Issue[], prefix: readonly Property
   });
 }
 
+const TRPC_CLIENT_ERRORS: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorKind>> = {
+  PARSE_ERROR: 'VALIDATION',
+  BAD_REQUEST: 'VALIDATION',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  CONFLICT: 'CONFLICT',
+};
+
 /**
  * Whatever a procedure threw, as an AppError. Input validation failures (tRPC wraps the
  * schema's error as BAD_REQUEST) become VALIDATION with one detail per issue; anything
@@ -74,6 +85,9 @@ export function toAppError(err: unknown): AppError {
     if (err.code === 'BAD_REQUEST' && Array.isArray(issues)) {
       return new AppError('VALIDATION', issueDetails(issues as Issue[]), { cause: err });
     }
+    // tRPC's own refusals of a request (no such procedure, unreadable input, …)
+    const kind = TRPC_CLIENT_ERRORS[err.code];
+    if (kind) return new AppError(kind, [err.message], { cause: err });
   }
   return new AppError('INTERNAL', ['An unexpected error occurred'], { cause: err });
 }
