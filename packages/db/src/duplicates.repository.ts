@@ -20,6 +20,9 @@ export interface UrlMatches {
   project: ProjectRef | null;
 }
 
+// Each lookup is a LATERAL … LIMIT subquery: an index lookup per item whatever the table
+// statistics say (see findProjectDetailBySlug).
+
 /**
  * For each url (in order): the task with that sourceUrl, and the oldest project having a link
  * of any type with exactly that url. One query for the whole request.
@@ -37,7 +40,9 @@ export async function findUrlMatches(db: Db, urls: string[]): Promise<UrlMatches
     select t.id as task_id, t.status as task_status, t.created_at as task_created_at,
       t.project_id as task_project_id, p.id as project_id, p.name as project_name, p.slug as project_slug
     from unnest(${urls}::text[]) with ordinality as u(url, i)
-    left join discovery_tasks t on t.source_url = u.url
+    left join lateral (
+      select id, status, created_at, project_id from discovery_tasks where source_url = u.url limit 1
+    ) t on true
     left join lateral (
       select p.id, p.name, p.slug from links l join projects p on p.id = l.project_id
       where l.url = u.url order by p.created_at, p.id limit 1
@@ -101,7 +106,7 @@ export async function findProjectKeyMatches(db: Db, items: ProjectKeys[]): Promi
       select p.id, p.name, p.slug from links l join projects p on p.id = l.project_id
       where l.type = 'WEBSITE' and l.url = u.website order by p.created_at, p.id limit 1
     ) ws on true
-    left join projects sl on sl.slug = u.slug
+    left join lateral (select id, name, slug from projects where slug = u.slug limit 1) sl on true
     order by u.i
   `.execute(db);
   const ref = (id: string | null, name: string | null, slug: string | null) =>

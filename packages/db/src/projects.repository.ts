@@ -20,7 +20,12 @@ export interface TagDetail {
 
 export type ProjectDetailRow = ProjectRow & { links: LinkDetail[]; tags: TagDetail[] };
 
-/** A project with its links and tags, in submitted order: one round trip. */
+/**
+ * A project with its links and tags, in submitted order: one round trip. Lookups of a few
+ * rows by key are written as LATERAL … LIMIT subqueries, which the planner does not flatten
+ * into joins: they stay index lookups whatever the table statistics say (fresh databases,
+ * bulk loads, autovacuum off), instead of turning into hash joins over whole tables.
+ */
 export async function findProjectDetailBySlug(db: Db, slug: string): Promise<ProjectDetailRow | undefined> {
   return db
     .selectFrom('projects as p')
@@ -36,8 +41,17 @@ export async function findProjectDetailBySlug(db: Db, slug: string): Promise<Pro
       jsonArrayFrom(
         eb
           .selectFrom('project_tags as pt')
-          .innerJoin('tags as t', 't.id', 'pt.tag_id')
-          .select(['t.id', 't.name', 't.name_en as nameEn', 't.slug'])
+          .innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('tags')
+                .select(['tags.id', 'tags.name', 'tags.name_en as nameEn', 'tags.slug'])
+                .whereRef('tags.id', '=', 'pt.tag_id')
+                .limit(1)
+                .as('t'),
+            (join) => join.onTrue(),
+          )
+          .select(['t.id', 't.name', 't.nameEn', 't.slug'])
           .whereRef('pt.project_id', '=', 'p.id')
           .orderBy('pt.position'),
       ).as('tags'),

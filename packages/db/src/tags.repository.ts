@@ -20,7 +20,7 @@ export async function findTagsByName(db: Db, names: string[]): Promise<StoredTag
   const rows = await sql<StoredTag>`
     select (u.i - 1)::int as index, t.id, t.name_en
     from unnest(${names}::text[]) with ordinality as u(name, i)
-    join tags t on t.name = u.name
+    cross join lateral (select id, name_en from tags where tags.name = u.name limit 1) t
   `.execute(db);
   return rows.rows;
 }
@@ -43,7 +43,11 @@ export async function findTakenTagSlugs(db: Db, bases: string[]): Promise<string
   if (bases.length === 0) return [];
   const rows = await sql<{ slug: string }>`
     select t.slug from unnest(${bases}::text[]) as b(base)
-    join tags t on t.slug = b.base or (t.slug >= b.base || '-' and t.slug < b.base || '.')
+    cross join lateral (
+      select slug from tags where slug = b.base
+      union all
+      select slug from tags where slug >= b.base || '-' and slug < b.base || '.'
+    ) t
   `.execute(db);
   return rows.rows.map((r) => r.slug);
 }
