@@ -211,6 +211,41 @@ describe.each(targets)('projects on $name', (target) => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('takes a project read back with GET, nulls and all, as an update of itself', async () => {
+    const p = project({
+      links: [
+        { type: 'WEBSITE', url: uniqueUrl('rt'), title: 'Home' },
+        { type: 'PAPER', url: uniqueUrl('rt') },
+      ],
+    });
+    await upsert([p]);
+    const read = (await get(slugOf(p))).json.data;
+    expect(read.descriptionEn).toBeNull();
+    const again = await upsert([{ ...read, description: 'Sent back after a read.' }]);
+    expect(again.json).toMatchObject({ created: 0, updated: 1, failed: 0 });
+    const after = (await get(slugOf(p))).json.data;
+    expect(after).toMatchObject({
+      id: read.id,
+      description: 'Sent back after a read.',
+      descriptionEn: null,
+      status: 'ACTIVE',
+    });
+    expect(after.links.map((l: any) => [l.url, l.title])).toEqual(
+      read.links.map((l: any) => [l.url, l.title]),
+    );
+  });
+
+  it('still refuses null for the required fields', async () => {
+    const r = await upsert([project({ name: null, tags: null })]);
+    expect(r.status).toBe(400);
+    expect(r.json.details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^projects\.0\.name: /),
+        expect.stringMatching(/^projects\.0\.tags: /),
+      ]),
+    );
+  });
+
   it('accepts the key in the body for DELETE', async () => {
     const p = project();
     await upsert([p]);

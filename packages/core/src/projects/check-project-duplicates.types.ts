@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
-import { text } from '../schemas/common.ts';
+import { optional, text } from '../schemas/common.ts';
 
 export const checkProjectDuplicatesMeta: Meta = {
   openapi: {
@@ -16,10 +16,10 @@ export const MATCH_TYPES = ['CODEHOST_URL', 'MODELHUB_URL', 'WEBSITE_URL', 'SLUG
 
 const ProjectKeys = z
   .object({
-    codehostUrl: text({ min: 1 }).optional(),
-    modelhubUrl: text({ min: 1 }).optional(),
-    websiteUrl: text({ min: 1 }).optional(),
-    slug: text({ min: 1 }).optional(),
+    codehostUrl: optional(text({ min: 1 })),
+    modelhubUrl: optional(text({ min: 1 })),
+    websiteUrl: optional(text({ min: 1 })),
+    slug: optional(text({ min: 1 })),
   })
   .refine((p) => Object.values(p).some((v) => v !== undefined), {
     message: 'Expected at least one of codehostUrl, modelhubUrl, websiteUrl, slug',

@@ -85,6 +85,17 @@ export const jsonObject = z.record(z.string(), z.unknown()).superRefine((value, 
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/**
+ * An optional input field that also takes null as "not given": responses write absent values
+ * as null, so a record read back and sent again must be accepted as it is.
+ */
+export function optional<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .optional();
+}
+
 /** Timestamps in responses: ISO 8601 UTC with milliseconds. */
 export const timestamp = z.iso.datetime();
 

@@ -63,6 +63,21 @@ describe('ProjectInput', () => {
     expect(paths({ ...valid, description: '😀'.repeat(9) })).toEqual(['description']);
   });
 
+  it('takes null in an optional field as not given', () => {
+    const r = ProjectInput.parse({
+      ...valid,
+      nameEn: null,
+      content: null,
+      status: null,
+      tags: [{ name: 't', nameEn: null }],
+      links: [{ type: 'PAPER', url: 'https://a.org', title: null }],
+    });
+    expect(r.nameEn).toBeUndefined();
+    expect(r.status).toBeUndefined();
+    expect(r.links[0]?.title).toBeUndefined();
+    expect(paths({ ...valid, name: null })).toEqual(['name']);
+  });
+
   it('drops unknown fields', () => {
     const r = ProjectInput.parse({ ...valid, extra: 1 });
     expect(r).not.toHaveProperty('extra');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, text, timestamp } from './common.ts';
+import { httpUrl, optional, text, timestamp } from './common.ts';
 
 export const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
 export const PROJECT_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
@@ -10,26 +10,26 @@ export const ProjectStatus = z.enum(PROJECT_STATUSES);
 export const TagInput = z.object({
   // Tag names are unique and indexed; 200 characters keeps them well inside an index entry.
   name: text({ min: 1, max: 200 }),
-  nameEn: text({ min: 1, max: 200 }).optional(),
+  nameEn: optional(text({ min: 1, max: 200 })),
 });
 
 export const LinkInput = z.object({
   type: LinkType,
   url: httpUrl,
-  title: text().optional(),
+  title: optional(text()),
 });
 
 /** The payload of a project to create or update (SPEC "ProjectInput"). */
 export const ProjectInput = z
   .object({
     name: text({ min: 1, max: 200 }),
-    nameEn: text({ min: 1, max: 200 }).optional(),
+    nameEn: optional(text({ min: 1, max: 200 })),
     description: text({ min: 10, max: 500 }),
-    descriptionEn: text({ min: 10, max: 500 }).optional(),
-    content: text({ max: 10000 }).optional(),
-    contentEn: text({ max: 10000 }).optional(),
-    status: ProjectStatus.optional(),
-    source: text().optional(),
+    descriptionEn: optional(text({ min: 10, max: 500 })),
+    content: optional(text({ max: 10000 })),
+    contentEn: optional(text({ max: 10000 })),
+    status: optional(ProjectStatus),
+    source: optional(text()),
     tags: z.array(TagInput).min(1).max(10),
     links: z.array(LinkInput).min(1).max(10),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
-import { httpUrl, text } from '../schemas/common.ts';
+import { httpUrl, optional, text } from '../schemas/common.ts';
 
 export const createTasksMeta: Meta = {
   openapi: {
@@ -14,7 +14,7 @@ export const createTasksMeta: Meta = {
 
 export const CreateTasksInput = z.object({
   tasks: z
-    .array(z.object({ sourceUrl: httpUrl, sourceType: text({ min: 1 }).optional() }))
+    .array(z.object({ sourceUrl: httpUrl, sourceType: optional(text({ min: 1 })) }))
     .min(1)
     .max(50),
 });
