@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable } from '@directory/db';
 import { AppError } from '../errors.ts';
-import { repeatedLinkUrl } from '../schemas/project.ts';
+import { repeatedLinkUrlDetail } from '../schemas/project.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { upsertProject } from './upsert-project.ts';
@@ -15,14 +15,10 @@ export const upsertProjects = keyedProcedure
     const errors: { index: number; name: string; error: string }[] = [];
     for (const [index, project] of input.projects.entries()) {
       counts.processed++;
-      const repeated = repeatedLinkUrl(project);
+      const repeated = repeatedLinkUrlDetail(project);
       if (repeated) {
         counts.failed++;
-        errors.push({
-          index,
-          name: project.name,
-          error: `links.${repeated.index}.url: The url "${repeated.url}" is listed twice`,
-        });
+        errors.push({ index, name: project.name, error: repeated });
         continue;
       }
       try {

@@ -48,6 +48,12 @@ export function repeatedLinkUrl(
   return undefined;
 }
 
+/** The validation detail for a url listed twice, the path dotted from `prefix`; undefined when none is. */
+export function repeatedLinkUrlDetail(input: Pick<ProjectInput, 'links'>, prefix = ''): string | undefined {
+  const repeated = repeatedLinkUrl(input);
+  return repeated && `${prefix}links.${repeated.index}.url: The url "${repeated.url}" is listed twice`;
+}
+
 export const Tag = z.object({
   id: z.string(),
   name: z.string(),

@@ -1,7 +1,7 @@
 import { lockTaskById, updateTaskIfStatus } from '@directory/db';
 import { AppError, issueDetails } from '../errors.ts';
 import { upsertProject } from '../projects/upsert-project.ts';
-import { ProjectInput, repeatedLinkUrl } from '../schemas/project.ts';
+import { ProjectInput, repeatedLinkUrlDetail } from '../schemas/project.ts';
 import { COMPLETABLE, completeChange, conflictDetail, failChange } from '../task-transitions.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -12,12 +12,8 @@ import { taskNotFound } from './get-task.ts';
 function parseExplorationData(data: unknown): { input: ProjectInput } | { problems: string[] } {
   const parsed = ProjectInput.safeParse(data);
   if (!parsed.success) return { problems: issueDetails(parsed.error.issues, ['explorationData']) };
-  const repeated = repeatedLinkUrl(parsed.data);
-  if (repeated) {
-    return {
-      problems: [`explorationData.links.${repeated.index}.url: The url "${repeated.url}" is listed twice`],
-    };
-  }
+  const repeated = repeatedLinkUrlDetail(parsed.data, 'explorationData.');
+  if (repeated) return { problems: [repeated] };
   return { input: parsed.data };
 }
 
