@@ -28,7 +28,7 @@ interface Route {
 }
 
 /** One route per procedure that declares `meta.openapi`: its method and exact path. */
-export function routesOf(router: AppRouter): Route[] {
+function routesOf(router: AppRouter): Route[] {
   const procedures = router._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
   return Object.entries(procedures).flatMap(([procedure, def]) => {
     const openapi = def._def.meta?.openapi;

@@ -72,6 +72,4 @@ export interface Database {
 
 export type ProjectRow = Selectable<ProjectsTable>;
 export type NewProjectRow = Insertable<ProjectsTable>;
-export type TagRow = Selectable<TagsTable>;
-export type LinkRow = Selectable<LinksTable>;
 export type TaskRow = Selectable<DiscoveryTasksTable>;

@@ -12,7 +12,7 @@ export const checkProjectDuplicatesMeta: Meta = {
   },
 };
 
-export const MATCH_TYPES = ['CODEHOST_URL', 'MODELHUB_URL', 'WEBSITE_URL', 'SLUG', 'NONE'] as const;
+const MATCH_TYPES = ['CODEHOST_URL', 'MODELHUB_URL', 'WEBSITE_URL', 'SLUG', 'NONE'] as const;
 
 const ProjectKeys = z
   .object({

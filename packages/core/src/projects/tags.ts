@@ -13,7 +13,7 @@ import { fallbackSlug, firstFreeSlug, slugify, slugSource } from '../slug.ts';
 type TagInput = ProjectInput['tags'][number];
 
 /** The same name twice in one input counts once, at its first position. */
-export function distinctTags(tags: TagInput[]): TagInput[] {
+function distinctTags(tags: TagInput[]): TagInput[] {
   const byName = new Map<string, TagInput>();
   for (const tag of tags) if (!byName.has(tag.name)) byName.set(tag.name, tag);
   return [...byName.values()];

@@ -19,7 +19,7 @@ export const UpsertProjectsInput = z.object({
   projects: z.array(ProjectInput).min(1).max(100),
 });
 
-export const UpsertError = z.object({
+const UpsertError = z.object({
   index: z.number().int(),
   name: z.string(),
   error: z.string(),

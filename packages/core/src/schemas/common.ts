@@ -53,7 +53,7 @@ export function text(limits: { min?: number; max?: number } = {}) {
  * URLs are indexed for exact lookup; a btree entry holds at most ~2.7 kB, so URLs are
  * limited to 2048 bytes of UTF-8 (documented in the README).
  */
-export const MAX_URL_BYTES = 2048;
+const MAX_URL_BYTES = 2048;
 
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'Invalid URL: expected an HTTP or HTTPS URL' })

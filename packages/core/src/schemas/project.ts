@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { httpUrl, optional, text, timestamp } from './common.ts';
 
-export const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
-export const PROJECT_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
+const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
+const PROJECT_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
 
 export const LinkType = z.enum(LINK_TYPES);
 export const ProjectStatus = z.enum(PROJECT_STATUSES);
@@ -61,7 +61,7 @@ export const Tag = z.object({
   slug: z.string(),
 });
 
-export const Link = z.object({
+const Link = z.object({
   id: z.string(),
   type: LinkType,
   url: z.string(),
