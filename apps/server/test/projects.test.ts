@@ -104,6 +104,53 @@ describe.each(targets)('projects on $name', (target) => {
     expect((await get(slugOf(p))).json.data.description).toBe('The second item wins.');
   });
 
+  it('writes a batch exactly as if its items were upserted one after the other', async () => {
+    // The stored project has two CODEHOST urls. Item a identifies it by the first and replaces
+    // its links, dropping the second; item b, which has only the second url, must then find
+    // nothing and create a project (written together, both would have found the stored one).
+    const [u1, u2] = [uniqueUrl('code'), uniqueUrl('code')];
+    const stored = project({
+      links: [
+        { type: 'CODEHOST', url: u1 },
+        { type: 'CODEHOST', url: u2 },
+      ],
+    });
+    await upsert([stored]);
+    const a = project({ name: 'item a', links: [{ type: 'CODEHOST', url: u1 }] });
+    const b = project({ name: 'item b', links: [{ type: 'CODEHOST', url: u2 }] });
+    const c = { ...project(), name: 'item c' };
+    const r = await upsert([a, b, c, { ...c, name: 'item c again' }]);
+    expect(r.json).toMatchObject({ processed: 4, created: 2, updated: 2, failed: 0 });
+    const first = (await get(slugOf(stored))).json.data;
+    expect(first).toMatchObject({ name: 'item a', links: [{ url: u1 }] });
+    expect(first.links).toHaveLength(1);
+    expect((await get(slugOf(b))).json.data).toMatchObject({ name: 'item b', links: [{ url: u2 }] });
+    expect((await get(slugOf(c))).json.data.name).toBe('item c again');
+  });
+
+  it('keeps a link row whose url is submitted again, and moves links and tags to their new order', async () => {
+    const [tagA, tagB] = [{ name: uniqueUrl('tag-a') }, { name: uniqueUrl('tag-b') }];
+    const code = { type: 'CODEHOST', url: uniqueUrl('code') };
+    const paper = { type: 'PAPER', url: uniqueUrl('paper'), title: 'old title' };
+    const hub = { type: 'MODELHUB', url: uniqueUrl('hub') };
+    const p = project({ tags: [tagA, tagB], links: [code, paper] });
+    await upsert([p]);
+    const before = (await get(slugOf(p))).json.data;
+    await upsert([{ ...p, links: [{ ...paper, title: 'new title' }, code, hub], tags: [tagB, tagA] }]);
+    const after = (await get(slugOf(p))).json.data;
+    expect(after.links.map((l: any) => [l.url, l.title])).toEqual([
+      [paper.url, 'new title'],
+      [code.url, null],
+      [hub.url, null],
+    ]);
+    expect(after.links[0].id).toBe(before.links[1].id);
+    expect(after.tags.map((t: any) => t.name)).toEqual([tagB.name, tagA.name]);
+    await upsert([{ ...p, links: [hub], tags: [tagA] }]);
+    const last = (await get(slugOf(p))).json.data;
+    expect(last.links.map((l: any) => l.url)).toEqual([hub.url]);
+    expect(last.tags.map((t: any) => t.name)).toEqual([tagA.name]);
+  });
+
   it('picks the oldest project when several share a CODEHOST url', async () => {
     const shared = uniqueUrl('shared');
     const older = project({ links: [{ type: 'CODEHOST', url: shared }] });

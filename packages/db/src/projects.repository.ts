@@ -67,46 +67,106 @@ export interface IdentityKeys {
 }
 
 /**
- * Every stored project that the keys point at, best first: CODEHOST urls in submitted order,
- * then WEBSITE urls in submitted order, then the slug; among projects sharing one url the
- * oldest first. The ranking itself is core's rule (identity.ts); this query implements it
- * in one round trip and returns the winner.
+ * For each set of keys, the stored project it points at, or undefined: the first of its
+ * CODEHOST urls (in submitted order) stored as a CODEHOST link, else the first of its WEBSITE
+ * urls stored as a WEBSITE link, else its slug; among projects sharing one url the oldest.
+ * The ranking is core's rule (identity.ts); this query runs it for a whole batch in one round
+ * trip. Each key is an index lookup (LATERAL … LIMIT, see findProjectDetailBySlug).
  */
-export async function findProjectByIdentity(db: Db, keys: IdentityKeys): Promise<{ id: string } | undefined> {
-  const result = await sql<{ id: string }>`
-    select p.id
-    from (
-      select l.project_id, 0 as kind, array_position(${keys.codehostUrls}::text[], l.url::text) as pos
-        from links l where l.type = 'CODEHOST' and l.url = any(${keys.codehostUrls}::text[])
+export async function findProjectsByIdentity(
+  db: Db,
+  keysList: IdentityKeys[],
+): Promise<(string | undefined)[]> {
+  const items: number[] = [];
+  const types: string[] = [];
+  const values: string[] = [];
+  keysList.forEach((keys, item) => {
+    const add = (type: string, value: string) => {
+      items.push(item);
+      types.push(type);
+      values.push(value);
+    };
+    for (const url of keys.codehostUrls) add('CODEHOST', url);
+    for (const url of keys.websiteUrls) add('WEBSITE', url);
+    if (keys.slug !== null) add('SLUG', keys.slug);
+  });
+  const found: (string | undefined)[] = keysList.map(() => undefined);
+  if (items.length === 0) return found;
+  const result = await sql<{ item: number; id: string }>`
+    select distinct on (k.item) k.item, m.id
+    from unnest(${items}::int[], ${types}::text[], ${values}::text[]) with ordinality as k(item, type, value, ord)
+    cross join lateral (
+      select p.id, p.created_at
+      from links l
+      cross join lateral (select id, created_at from projects where id = l.project_id limit 1) p
+      where k.type <> 'SLUG' and l.type = k.type and l.url = k.value
       union all
-      select l.project_id, 1, array_position(${keys.websiteUrls}::text[], l.url::text)
-        from links l where l.type = 'WEBSITE' and l.url = any(${keys.websiteUrls}::text[])
-      union all
-      select p.id, 2, 0 from projects p where p.slug = ${keys.slug}
+      select p.id, p.created_at from projects p where k.type = 'SLUG' and p.slug = k.value
+      order by created_at, id
+      limit 1
     ) m
-    join projects p on p.id = m.project_id
-    order by m.kind, m.pos, p.created_at, p.id
-    limit 1
+    order by k.item, k.ord
   `.execute(db);
-  return result.rows[0];
+  for (const row of result.rows) found[row.item] = row.id;
+  return found;
 }
 
 export type ProjectFields = Omit<NewProjectRow, 'id' | 'slug' | 'created_at' | 'updated_at'>;
 
-export async function insertProject(
-  db: Db,
-  row: ProjectFields & { id: string; slug: string },
-): Promise<{ id: string }> {
-  return db.insertInto('projects').values(row).returning('id').executeTakeFirstOrThrow();
+/**
+ * Rows written by one batch are stamped with the transaction's time plus their position in
+ * microseconds, so that projects created by one batch still have a definite age order
+ * ("the oldest project wins") and a project created then updated in one batch reads in order.
+ */
+export interface ProjectWrite {
+  id: string;
+  fields: ProjectFields;
+  position: number;
 }
 
-/** Overwrites every field but id, slug and created_at. */
-export async function updateProject(db: Db, id: string, fields: ProjectFields): Promise<void> {
-  await db
-    .updateTable('projects')
-    .set({ ...fields, updated_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .execute();
+/** Inserts new projects in one statement. */
+export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: string })[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
+  await sql`
+    insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
+      status, source, created_at, updated_at)
+    select u.id, u.slug, u.name, u.name_en, u.description, u.description_en, u.content, u.content_en,
+      u.status, u.source, u.at, u.at
+    from (
+      select *, now() + u.position * interval '1 microsecond' as at
+      from unnest(
+        ${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.slug)}::text[],
+        ${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
+        ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
+        ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
+        ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
+        ${rows.map((r) => r.position)}::int[]
+      ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position)
+    ) u
+  `.execute(db);
+}
+
+/** Overwrites every field but id, slug and created_at of existing projects, in one statement. */
+export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
+  await sql`
+    update projects p set
+      name = u.name, name_en = u.name_en, description = u.description,
+      description_en = u.description_en, content = u.content, content_en = u.content_en,
+      status = u.status, source = u.source,
+      updated_at = now() + u.position * interval '1 microsecond'
+    from unnest(
+      ${rows.map((r) => r.id)}::text[],
+      ${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
+      ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
+      ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
+      ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
+      ${rows.map((r) => r.position)}::int[]
+    ) as u(id, name, name_en, description, description_en, content, content_en, status, source, position)
+    where p.id = u.id
+  `.execute(db);
 }
 
 export interface NewLink {
@@ -116,36 +176,144 @@ export interface NewLink {
   title: string | null;
 }
 
+export interface LinksAndTags {
+  projectId: string;
+  links: NewLink[];
+  tagIds: string[];
+}
+
+interface StoredLink {
+  id: string;
+  project_id: string;
+  url: string;
+  type: LinkType;
+  title: string | null;
+  position: number;
+}
+
+interface StoredTagLink {
+  project_id: string;
+  tag_id: string;
+  position: number;
+}
+
+/** The stored links and tag associations of the given projects: one index lookup per project. */
+async function findLinksAndTags(db: Db, projectIds: string[]) {
+  if (projectIds.length === 0) return { links: [] as StoredLink[], tags: [] as StoredTagLink[] };
+  const result = await sql<{ links: StoredLink[] | null; tags: StoredTagLink[] | null }>`
+    select
+      (select json_agg(l) from unnest(${projectIds}::text[]) as p(id)
+        cross join lateral (select id, project_id, url, type, title, position from links where project_id = p.id) l
+      ) as links,
+      (select json_agg(t) from unnest(${projectIds}::text[]) as p(id)
+        cross join lateral (select project_id, tag_id, position from project_tags where project_id = p.id) t
+      ) as tags
+  `.execute(db);
+  const row = result.rows[0];
+  return { links: row?.links ?? [], tags: row?.tags ?? [] };
+}
+
 /**
- * Makes the project's links and tag associations exactly the given lists, positions in list
- * order, in one statement: array parameters (unnest) keep the SQL text fixed whatever the
- * list lengths. The insert reads the delete CTEs so that the deletes run first.
+ * Makes each project's links and tag associations exactly the given lists, positions in list
+ * order (replacement, not merge), for a whole batch: one read and one write. Only what differs
+ * is written: a stored link whose url is submitted again keeps its row (and id) and is updated
+ * in place when its type, title or position changed; the rest are deleted or inserted. An
+ * update that repeats a project's links and tags therefore writes none of them.
  */
-export async function replaceLinksAndTags(
-  db: Db,
-  projectId: string,
-  links: NewLink[],
-  tagIds: string[],
-): Promise<void> {
+export async function replaceLinksAndTags(db: Db, projects: LinksAndTags[]): Promise<void> {
+  if (projects.length === 0) return;
+  const stored = await findLinksAndTags(
+    db,
+    projects.map((p) => p.projectId),
+  );
+  const storedLinks = new Map(stored.links.map((l) => [`${l.project_id} ${l.url}`, l]));
+  const storedTags = new Map(stored.tags.map((t) => [`${t.project_id} ${t.tag_id}`, t]));
+
+  const linkInserts: StoredLink[] = [];
+  const linkUpdates: StoredLink[] = [];
+  const tagInserts: StoredTagLink[] = [];
+  const tagUpdates: StoredTagLink[] = [];
+  for (const { projectId, links, tagIds } of projects) {
+    for (const [position, link] of links.entries()) {
+      const key = `${projectId} ${link.url}`;
+      const old = storedLinks.get(key);
+      storedLinks.delete(key);
+      if (!old) linkInserts.push({ ...link, project_id: projectId, position });
+      else if (old.type !== link.type || old.title !== link.title || old.position !== position)
+        linkUpdates.push({ ...link, id: old.id, project_id: projectId, position });
+    }
+    for (const [position, tagId] of tagIds.entries()) {
+      const key = `${projectId} ${tagId}`;
+      const old = storedTags.get(key);
+      storedTags.delete(key);
+      if (!old) tagInserts.push({ project_id: projectId, tag_id: tagId, position });
+      else if (old.position !== position) tagUpdates.push({ project_id: projectId, tag_id: tagId, position });
+    }
+  }
+  // What is left of the stored rows was not submitted again.
+  const linkDeletes = [...storedLinks.values()].map((l) => l.id);
+  const tagDeletes = [...storedTags.values()];
+  if (
+    linkInserts.length +
+      linkUpdates.length +
+      linkDeletes.length +
+      tagInserts.length +
+      tagUpdates.length +
+      tagDeletes.length ===
+    0
+  )
+    return;
+
+  // Deletes run before the inserts (which read them), so a url can move between positions.
   await sql`
     with
-      deleted_links as (delete from links where project_id = ${projectId} returning 1),
-      deleted_tags as (delete from project_tags where project_id = ${projectId} returning 1),
+      deleted_links as (delete from links where id = any(${linkDeletes}::text[]) returning 1),
+      deleted_tags as (
+        delete from project_tags pt
+        using unnest(${tagDeletes.map((t) => t.project_id)}::text[], ${tagDeletes.map((t) => t.tag_id)}::text[])
+          as d(project_id, tag_id)
+        where pt.project_id = d.project_id and pt.tag_id = d.tag_id
+        returning 1
+      ),
+      updated_links as (
+        update links l set type = u.type, title = u.title, position = u.position
+        from unnest(
+          ${linkUpdates.map((l) => l.id)}::text[], ${linkUpdates.map((l) => l.type)}::text[],
+          ${linkUpdates.map((l) => l.title)}::text[], ${linkUpdates.map((l) => l.position)}::int[]
+        ) as u(id, type, title, position)
+        where l.id = u.id
+        returning 1
+      ),
+      updated_tags as (
+        update project_tags pt set position = u.position
+        from unnest(
+          ${tagUpdates.map((t) => t.project_id)}::text[], ${tagUpdates.map((t) => t.tag_id)}::text[],
+          ${tagUpdates.map((t) => t.position)}::int[]
+        ) as u(project_id, tag_id, position)
+        where pt.project_id = u.project_id and pt.tag_id = u.tag_id
+        returning 1
+      ),
       inserted_tags as (
         insert into project_tags (project_id, tag_id, position)
-        select ${projectId}, u.tag_id, u.i - 1
-        from unnest(${tagIds}::text[]) with ordinality as u(tag_id, i)
+        select u.project_id, u.tag_id, u.position
+        from unnest(
+          ${tagInserts.map((t) => t.project_id)}::text[], ${tagInserts.map((t) => t.tag_id)}::text[],
+          ${tagInserts.map((t) => t.position)}::int[]
+        ) as u(project_id, tag_id, position)
         where (select count(*) from deleted_tags) >= 0
+        returning 1
       )
     insert into links (id, project_id, type, url, title, position)
-    select u.id, ${projectId}, u.type, u.url, u.title, u.i - 1
+    select u.id, u.project_id, u.type, u.url, u.title, u.position
     from unnest(
-      ${links.map((l) => l.id)}::text[],
-      ${links.map((l) => l.type)}::text[],
-      ${links.map((l) => l.url)}::text[],
-      ${links.map((l) => l.title)}::text[]
-    ) with ordinality as u(id, type, url, title, i)
+      ${linkInserts.map((l) => l.id)}::text[], ${linkInserts.map((l) => l.project_id)}::text[],
+      ${linkInserts.map((l) => l.type)}::text[], ${linkInserts.map((l) => l.url)}::text[],
+      ${linkInserts.map((l) => l.title)}::text[], ${linkInserts.map((l) => l.position)}::int[]
+    ) as u(id, project_id, type, url, title, position)
     where (select count(*) from deleted_links) >= 0
+      and (select count(*) from updated_links) >= 0
+      and (select count(*) from updated_tags) >= 0
+      and (select count(*) from inserted_tags) >= 0
   `.execute(db);
 }
 

@@ -12,22 +12,31 @@ import { fallbackSlug, firstFreeSlug, slugify, slugSource } from '../slug.ts';
 
 type TagInput = ProjectInput['tags'][number];
 
-/** The same name twice in one input counts once, at its first position. */
+/**
+ * Each name once, at its first position; its nameEn is the first one given. Two items of a
+ * batch naming one tag resolve it together, as if one after the other: the first creates it,
+ * and a later nameEn fills in one the tag lacks.
+ */
 function distinctTags(tags: TagInput[]): TagInput[] {
   const byName = new Map<string, TagInput>();
-  for (const tag of tags) if (!byName.has(tag.name)) byName.set(tag.name, tag);
+  for (const tag of tags) {
+    const seen = byName.get(tag.name);
+    if (!seen) byName.set(tag.name, tag);
+    else if (seen.nameEn === undefined && tag.nameEn !== undefined)
+      byName.set(tag.name, { ...seen, nameEn: tag.nameEn });
+  }
   return [...byName.values()];
 }
 
 const ATTEMPTS = 5;
 
 /**
- * The ids of the tags named in an input, in input order (DECISIONS "Slugs", endpoint 1):
+ * The id of every tag named in the inputs, by name (DECISIONS "Slugs", endpoint 1):
  * a stored tag with the name is reused (its missing nameEn filled in); a new one gets the
  * slug of its nameEn or name, numbered -2, -3, … when taken. Tags created concurrently by
  * another transaction are skipped on insert and picked up by the next attempt.
  */
-export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Promise<string[]> {
+export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Promise<Map<string, string>> {
   const wanted = distinctTags(tags);
   // ids[i] is the id of wanted[i]; everything is matched by position or by id, never by a
   // string read back from the database.
@@ -50,9 +59,8 @@ export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Pro
 
     const missing = pending.filter(({ i }) => ids[i] === undefined);
     if (missing.length === 0) break;
-    // Inserted in name order, so that two transactions creating the same tags wait on each
-    // other in the same order.
-    missing.sort((a, b) => (a.tag.name < b.tag.name ? -1 : 1));
+    // Slugs are numbered in first-mention order; rows are inserted in name order, so that two
+    // transactions creating the same tags wait on each other in the same order.
     const drafts = missing.map(({ tag, i }) => ({ i, id: createId(), tag, base: slugify(slugSource(tag)) }));
     const taken = new Set(
       await findTakenTagSlugs(db, [...new Set(drafts.map((d) => d.base).filter(Boolean))]),
@@ -62,11 +70,15 @@ export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Pro
       taken.add(slug);
       return { id, name: tag.name, name_en: tag.nameEn ?? null, slug };
     });
+    rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const inserted = new Set(await insertTags(db, rows));
     for (const d of drafts) if (inserted.has(d.id)) ids[d.i] = d.id;
   }
-  return ids.map((id) => {
-    if (id === undefined) throw new Error('Could not create tags: too many concurrent conflicts');
-    return id;
-  });
+  return new Map(
+    wanted.map((tag, i) => {
+      const id = ids[i];
+      if (id === undefined) throw new Error('Could not create tags: too many concurrent conflicts');
+      return [tag.name, id];
+    }),
+  );
 }

@@ -1,12 +1,14 @@
 import {
   type Database,
-  findProjectByIdentity,
-  insertProject,
+  findProjectsByIdentity,
+  insertProjects,
   type Kysely,
+  type LinksAndTags,
   lockKeys,
   type ProjectFields,
+  type ProjectWrite,
   replaceLinksAndTags,
-  updateProject,
+  updateProjects,
 } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
 import { identityKeys, identityLockKeys } from '../identity.ts';
@@ -15,6 +17,11 @@ import { fallbackSlug } from '../slug.ts';
 import { resolveTagIds } from './tags.ts';
 
 export type UpsertAction = 'created' | 'updated';
+
+export interface UpsertResult {
+  id: string;
+  action: UpsertAction;
+}
 
 /** An update makes the project exactly the input: left-out optional fields become null. */
 function projectFields(input: ProjectInput): ProjectFields {
@@ -31,34 +38,88 @@ function projectFields(input: ProjectInput): ProjectFields {
 }
 
 /**
- * Creates or updates the project an input identifies, with its tags and links replaced.
- * Must run inside a transaction: the advisory locks on the identity keys (taken first, before
- * reading) make concurrent upserts of one new project, across processes, create it once.
- * The input must be valid and list no url twice.
+ * Creates or updates the project each input identifies, with its tags and links replaced,
+ * with the same outcome as upserting the inputs one after the other, but in a few set-based
+ * statements per batch rather than several per item. Must run inside a transaction; the
+ * inputs must be valid and none may list a url twice.
+ *
+ * Concurrency: advisory locks on every identity key of the batch are taken first, before
+ * anything is read, so concurrent upserts (in any process) that could identify or create the
+ * same project run one after the other, and the later one sees the earlier one's project.
+ *
+ * Order within the batch: inputs are written in runs. A run is the longest stretch of inputs
+ * that share no identity key and do not find the same stored project; such inputs cannot see
+ * each other's writes, so writing them together equals writing them in turn. An input that
+ * shares a key with an earlier one of the stretch, or finds the project an earlier one is
+ * about to change, starts the next run and is identified again once this run is written.
  */
-export async function upsertProject(
-  trx: Kysely<Database>,
-  input: ProjectInput,
-): Promise<{ id: string; action: UpsertAction }> {
-  const keys = identityKeys(input);
-  await lockKeys(trx, identityLockKeys(keys));
-  const existing = await findProjectByIdentity(trx, keys);
-  const fields = projectFields(input);
-  let id: string;
-  if (existing) {
-    id = existing.id;
-    await updateProject(trx, id, fields);
-  } else {
-    id = createId();
-    await insertProject(trx, { ...fields, id, slug: keys.slug ?? fallbackSlug('project', id) });
+export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput[]): Promise<UpsertResult[]> {
+  const items = inputs.map((input, position) => {
+    const keys = identityKeys(input);
+    return { input, position, keys, lockKeys: identityLockKeys(keys) };
+  });
+  await lockKeys(
+    trx,
+    items.flatMap((item) => item.lockKeys),
+  );
+  const tagIds = await resolveTagIds(
+    trx,
+    inputs.flatMap((input) => input.tags),
+  );
+
+  const results: UpsertResult[] = [];
+  while (results.length < items.length) {
+    const sharedKeys = new Set<string>();
+    const candidates: typeof items = [];
+    for (const item of items.slice(results.length)) {
+      if (item.lockKeys.some((key) => sharedKeys.has(key))) break;
+      for (const key of item.lockKeys) sharedKeys.add(key);
+      candidates.push(item);
+    }
+    const found = await findProjectsByIdentity(
+      trx,
+      candidates.map((item) => item.keys),
+    );
+    const claimed = new Set<string>();
+    const run: { item: (typeof items)[number]; existing: string | undefined }[] = [];
+    for (const [i, item] of candidates.entries()) {
+      const existing = found[i];
+      if (existing !== undefined) {
+        if (claimed.has(existing)) break;
+        claimed.add(existing);
+      }
+      run.push({ item, existing });
+    }
+
+    const inserts: (ProjectWrite & { slug: string })[] = [];
+    const updates: ProjectWrite[] = [];
+    const replacements: LinksAndTags[] = [];
+    for (const { item, existing } of run) {
+      const id = existing ?? createId();
+      const write = { id, fields: projectFields(item.input), position: item.position };
+      if (existing) updates.push(write);
+      else inserts.push({ ...write, slug: item.keys.slug ?? fallbackSlug('project', id) });
+      replacements.push({
+        projectId: id,
+        links: item.input.links.map((l) => ({
+          id: createId(),
+          type: l.type,
+          url: l.url,
+          title: l.title ?? null,
+        })),
+        tagIds: [...new Set(item.input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!),
+      });
+      results.push({ id, action: existing ? 'updated' : 'created' });
+    }
+    await insertProjects(trx, inserts);
+    await updateProjects(trx, updates);
+    await replaceLinksAndTags(trx, replacements);
   }
-  const tagIds = await resolveTagIds(trx, input.tags);
-  const links = input.links.map((l) => ({
-    id: createId(),
-    type: l.type,
-    url: l.url,
-    title: l.title ?? null,
-  }));
-  await replaceLinksAndTags(trx, id, links, tagIds);
-  return { id, action: existing ? 'updated' : 'created' };
+  return results;
+}
+
+/** One input: a batch of one. */
+export async function upsertProject(trx: Kysely<Database>, input: ProjectInput): Promise<UpsertResult> {
+  const [result] = await upsertProjects(trx, [input]);
+  return result!;
 }

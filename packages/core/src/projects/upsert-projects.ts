@@ -1,40 +1,66 @@
 import { isDatabaseUnavailable } from '@directory/db';
 import { AppError } from '../errors.ts';
+import type { ProjectInput } from '../schemas/project.ts';
 import { repeatedLinkUrlDetail } from '../schemas/project.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { upsertProject } from './upsert-project.ts';
+import { type UpsertAction, upsertProjects as upsertInOrder, upsertProject } from './upsert-project.ts';
 import { UpsertProjectsInput, UpsertProjectsOutput, upsertProjectsMeta } from './upsert-projects.types.ts';
+
+type ItemError = { index: number; name: string; error: string };
+
+/** A failure that is not any one item's fault fails the whole request. */
+const failsRequest = (err: unknown) => err instanceof AppError || isDatabaseUnavailable(err);
 
 export const upsertProjects = keyedProcedure
   .meta(upsertProjectsMeta)
   .input(UpsertProjectsInput)
   .output(UpsertProjectsOutput)
   .mutation(async ({ ctx, input }) => {
-    const counts = { processed: 0, created: 0, updated: 0, failed: 0 };
-    const errors: { index: number; name: string; error: string }[] = [];
+    const errors: ItemError[] = [];
+    const valid: { index: number; project: ProjectInput }[] = [];
     for (const [index, project] of input.projects.entries()) {
-      counts.processed++;
       const repeated = repeatedLinkUrlDetail(project);
-      if (repeated) {
-        counts.failed++;
-        errors.push({ index, name: project.name, error: repeated });
-        continue;
-      }
-      try {
-        const { action } = await inTransaction(ctx.db, (trx) => upsertProject(trx, project));
-        counts[action]++;
-      } catch (err) {
-        // One item's failure is that item's alone (DECISIONS); an unreachable database is not
-        // any item's fault and fails the request.
-        if (err instanceof AppError || isDatabaseUnavailable(err)) throw err;
-        counts.failed++;
-        errors.push({
-          index,
-          name: project.name,
-          error: `Internal error while saving this item (reference ${ctx.reportError(err)})`,
-        });
+      if (repeated) errors.push({ index, name: project.name, error: repeated });
+      else valid.push({ index, project });
+    }
+
+    // The whole batch in one transaction, set-based. Should that fail, the items are written
+    // again one by one, each in its own transaction (DECISIONS: one failing item does not
+    // undo the others), so that only the failing item fails.
+    let actions: (UpsertAction | undefined)[];
+    try {
+      const results = await inTransaction(ctx.db, (trx) =>
+        upsertInOrder(
+          trx,
+          valid.map((v) => v.project),
+        ),
+      );
+      actions = results.map((r) => r.action);
+    } catch (err) {
+      if (failsRequest(err)) throw err;
+      actions = [];
+      for (const { index, project } of valid) {
+        try {
+          actions.push((await inTransaction(ctx.db, (trx) => upsertProject(trx, project))).action);
+        } catch (err) {
+          if (failsRequest(err)) throw err;
+          actions.push(undefined);
+          errors.push({
+            index,
+            name: project.name,
+            error: `Internal error while saving this item (reference ${ctx.reportError(err)})`,
+          });
+        }
       }
     }
-    return { success: true as const, ...counts, errors };
+    errors.sort((a, b) => a.index - b.index);
+    return {
+      success: true as const,
+      processed: input.projects.length,
+      created: actions.filter((a) => a === 'created').length,
+      updated: actions.filter((a) => a === 'updated').length,
+      failed: errors.length,
+      errors,
+    };
   });
