@@ -116,8 +116,17 @@ describe.each(targets)('projects on $name', (target) => {
       ],
     });
     await upsert([stored]);
-    const a = project({ name: 'item a', links: [{ type: 'CODEHOST', url: u1 }] });
-    const b = project({ name: 'item b', links: [{ type: 'CODEHOST', url: u2 }] });
+    // (distinct tags: written together, a and b would then not even collide on a row)
+    const a = project({
+      name: 'item a',
+      links: [{ type: 'CODEHOST', url: u1 }],
+      tags: [{ name: uniqueUrl() }],
+    });
+    const b = project({
+      name: 'item b',
+      links: [{ type: 'CODEHOST', url: u2 }],
+      tags: [{ name: uniqueUrl() }],
+    });
     const c = { ...project(), name: 'item c' };
     const r = await upsert([a, b, c, { ...c, name: 'item c again' }]);
     expect(r.json).toMatchObject({ processed: 4, created: 2, updated: 2, failed: 0 });

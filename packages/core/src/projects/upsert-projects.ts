@@ -39,6 +39,8 @@ export const upsertProjects = keyedProcedure
       actions = results.map((r) => r.action);
     } catch (err) {
       if (failsRequest(err)) throw err;
+      // Logged: the set-based write is expected to succeed whenever the items one by one do.
+      ctx.reportError(err);
       actions = [];
       for (const { index, project } of valid) {
         try {
