@@ -3,14 +3,24 @@ import { AppError, appRouter, readCredentials, toAppError } from '@directory/cor
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { RateLimitConfig } from './config.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
+import { createMetrics, type PoolStats } from './metrics.ts';
+import { rateLimits } from './rate-limit.ts';
+import { requestId } from './request-id.ts';
 import { restRouter, sendError } from './rest-adapter.ts';
 
 export interface AppOptions {
   db: Kysely<Database>;
+  /** The database pool, for the pool gauges of /metrics. */
+  pool?: PoolStats;
   apiKey: string;
   logger: Logger;
   bodyLimitBytes: number;
+  /** Off unless given with a limit above 0. */
+  rateLimit?: RateLimitConfig;
+  /** Express's "trust proxy" setting (TRUST_PROXY). */
+  trustProxy?: string | undefined;
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -18,12 +28,16 @@ export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (options.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.trustProxy));
 
+  const metrics = createMetrics({ db, pool: options.pool, logger });
+  app.use(requestId(logger));
+  app.use(metrics.observe);
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info(
+      res.locals.log.info(
         { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
         'request',
       );
@@ -31,32 +45,39 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
+  app.get('/metrics', metrics.handler);
+
   app.get('/healthz', async (_req: Request, res: Response) => {
     try {
       await sql`select 1`.execute(db);
       res.json({ success: true, status: 'ok' });
     } catch (err) {
-      logger.warn({ error: describeError(err) }, 'health check failed');
+      res.locals.log.warn({ error: describeError(err) }, 'health check failed');
       sendError(res, new AppError('UNAVAILABLE', ['The database is not reachable']));
     }
   });
 
-  app.use(restRouter({ router: appRouter, db, apiKey, logger, bodyLimitBytes }));
+  if (options.rateLimit) {
+    const limits = rateLimits(options.rateLimit);
+    if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
+  }
+
+  app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes }));
 
   // Internal tools: the same procedures over tRPC, key in the x-api-key header.
   app.use(
     '/trpc',
     createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req }) => ({
+      createContext: ({ req, res }) => ({
         db,
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], undefined),
-        reportError: (err: unknown) => reportError(logger, err, { route: `tRPC ${req.path}` }),
+        reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
       }),
-      onError: ({ error, path }) => {
-        if (toAppError(error).kind === 'INTERNAL')
-          reportError(logger, error, { route: `tRPC ${path ?? ''}` });
+      onError: ({ error, path, req }) => {
+        if (toAppError(error).kind === 'INTERNAL' && req.res)
+          reportError(req.res.locals, error, { route: `tRPC ${path ?? ''}` });
       },
       maxBodySize: bodyLimitBytes,
     }),
@@ -69,7 +90,10 @@ export function createApp(options: AppOptions): express.Express {
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     // A client that went away mid-request: nobody is left to answer.
     if (req.destroyed || res.headersSent) {
-      logger.info({ method: req.method, path: req.path, error: describeError(err) }, 'request abandoned');
+      res.locals.log.info(
+        { method: req.method, path: req.path, error: describeError(err) },
+        'request abandoned',
+      );
       return;
     }
     // Express refuses a path it cannot decode (a broken %-escape) with a 400 of its own.
@@ -79,8 +103,8 @@ export function createApp(options: AppOptions): express.Express {
         new AppError('VALIDATION', [`path: Malformed URL encoding in ${req.method} request path`]),
       );
     }
-    const requestId = reportError(logger, err, { route: `${req.method} ${req.path}` });
-    sendError(res, new AppError('INTERNAL', [`An unexpected error occurred (request id ${requestId})`]));
+    const reference = reportError(res.locals, err, { route: `${req.method} ${req.path}` });
+    sendError(res, new AppError('INTERNAL', [`An unexpected error occurred (request id ${reference})`]));
   });
   return app;
 }
@@ -89,14 +113,36 @@ export function createApp(options: AppOptions): express.Express {
  * The HTTP server of an app. Requests Node's parser refuses before they reach Express
  * (headers over its size limit, broken request lines) are answered in the envelope too.
  */
-export function createHttpServer(app: express.Express): Server {
-  const server = createServer(app);
+export interface HttpTimeouts {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+/** Trust-proxy values as Express reads them: true/false, a hop count, or addresses/subnet names. */
+function trustProxySetting(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+export function createHttpServer(app: express.Express, timeouts?: HttpTimeouts): Server {
+  // Node looks for requests over their time every connectionsCheckingInterval (30 s by
+  // default, coarser than the timeouts themselves).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
+  if (timeouts) {
+    // A client that never finishes sending its request gets a 408 and loses the connection.
+    server.requestTimeout = timeouts.requestTimeoutMs;
+    server.headersTimeout = timeouts.headersTimeoutMs;
+    server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  }
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const error =
       err.code === 'HPE_HEADER_OVERFLOW'
         ? new AppError('HEADERS_TOO_LARGE', ['headers: The request line and headers must be at most 16 KB'])
-        : new AppError('VALIDATION', ['request: Malformed HTTP request']);
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new AppError('REQUEST_TIMEOUT', ['request: The request was not received in time'])
+          : new AppError('VALIDATION', ['request: Malformed HTTP request']);
     const body = JSON.stringify(error.body);
     socket.end(
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +

@@ -10,7 +10,28 @@ export interface Config {
   databaseUrl: string;
   bodyLimitBytes: number;
   dbPoolSize: number;
+  /** How long a request waits for a database connection; 0 waits forever. */
+  dbConnectTimeoutMs: number;
+  /** statement_timeout of every PostgreSQL connection; 0 is none. */
+  dbStatementTimeoutMs: number;
+  /** Whole request (headers and body) must arrive within this; Node's requestTimeout. */
+  requestTimeoutMs: number;
+  /** Headers must arrive within this; Node's headersTimeout. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this; Node's keepAliveTimeout. */
+  keepAliveTimeoutMs: number;
+  rateLimit: RateLimitConfig;
+  /** Express's "trust proxy" setting, so that the client address is read from X-Forwarded-For; unset trusts none. */
+  trustProxy: string | undefined;
   logLevel: string;
+}
+
+export interface RateLimitConfig {
+  windowMs: number;
+  /** Requests per window per client address; 0 is off. */
+  perAddress: number;
+  /** Requests per window per API key (x-api-key header); 0 is off. */
+  perKey: number;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -41,6 +62,28 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
+    dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0),
+    ...timeouts(env),
+    rateLimit: {
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1),
+      perAddress: integer(env, 'RATE_LIMIT_PER_ADDRESS', 0, 0),
+      perKey: integer(env, 'RATE_LIMIT_PER_KEY', 0, 0),
+    },
+    trustProxy: env.TRUST_PROXY || undefined,
     logLevel: logLevel(env.LOG_LEVEL || 'info'),
+  };
+}
+
+function timeouts(env: NodeJS.ProcessEnv) {
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 1);
+  // Node refuses a headers timeout longer than the request timeout.
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error(`HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
   };
 }

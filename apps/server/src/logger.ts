@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -25,9 +24,14 @@ export function describeError(err: unknown): Record<string, unknown> {
   return { type: root.name, message: root.message, ...(typeof code === 'string' && { code }) };
 }
 
-/** Logs an unexpected error under a fresh reference id (returned, for the reply) with what may be logged of it. */
-export function reportError(logger: Logger, err: unknown, fields: Record<string, unknown> = {}): string {
-  const requestId = randomUUID();
-  logger.error({ requestId, ...fields, error: describeError(err) }, 'unexpected error');
-  return requestId;
+/** A request's logger (every line carries its request id) and that id. */
+export interface RequestLog {
+  log: Logger;
+  requestId: string;
+}
+
+/** Logs an unexpected error with what may be logged of it; returns the request id, the reference for the reply. */
+export function reportError(request: RequestLog, err: unknown, fields: Record<string, unknown> = {}): string {
+  request.log.error({ ...fields, error: describeError(err) }, 'unexpected error');
+  return request.requestId;
 }

@@ -15,7 +15,11 @@ const logger = createLogger(config.logLevel);
 
 let handle: Awaited<ReturnType<typeof connect>>;
 try {
-  handle = await connect(config.databaseUrl, { poolSize: config.dbPoolSize });
+  handle = await connect(config.databaseUrl, {
+    poolSize: config.dbPoolSize,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
   await migrateToLatest(handle.db);
 } catch (err) {
   logger.fatal(
@@ -27,12 +31,15 @@ try {
 
 const app = createApp({
   db: handle.db,
+  pool: handle.pool,
   apiKey: config.apiKey,
   logger,
   bodyLimitBytes: config.bodyLimitBytes,
+  rateLimit: config.rateLimit,
+  trustProxy: config.trustProxy,
 });
 // Not app.listen(): Express 5 calls its callback on listen errors too.
-const server = createHttpServer(app);
+const server = createHttpServer(app, config);
 server.listen(config.port, config.host);
 server.once('listening', () => {
   const { port } = server.address() as AddressInfo;

@@ -9,14 +9,13 @@ import {
 } from '@directory/core';
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
-import { type Logger, reportError } from './logger.ts';
+import { reportError } from './logger.ts';
 import { type Body, readJsonBody } from './read-body.ts';
 
 export interface RestOptions {
   router: AppRouter;
   db: Kysely<Database>;
   apiKey: string;
-  logger: Logger;
   bodyLimitBytes: number;
 }
 
@@ -59,7 +58,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * the domain), and writes the envelope. A known path with another method is a 405.
  */
 export function restRouter(options: RestOptions): Router {
-  const { db, apiKey, logger, bodyLimitBytes } = options;
+  const { db, apiKey, bodyLimitBytes } = options;
   const createCaller = createCallerFactory(options.router);
   const rest = Router();
   const routes = routesOf(options.router);
@@ -88,7 +87,7 @@ export function restRouter(options: RestOptions): Router {
             : body.kind === 'json' && !isObject(value)
               ? 'Expected a JSON object'
               : undefined,
-        reportError: (err) => reportError(logger, err, { route: routeName }),
+        reportError: (err) => reportError(res.locals, err, { route: routeName }),
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {
@@ -97,7 +96,7 @@ export function restRouter(options: RestOptions): Router {
       } catch (err) {
         const error = toAppError(err);
         if (error.kind === 'INTERNAL') {
-          const requestId = reportError(logger, error, { route: routeName });
+          const requestId = reportError(res.locals, error, { route: routeName });
           return sendError(
             res,
             new AppError('INTERNAL', [`An unexpected error occurred (request id ${requestId})`]),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
 import pg from 'pg';
-import { createApp, createHttpServer } from '../src/app.ts';
+import { type AppOptions, createApp, createHttpServer, type HttpTimeouts } from '../src/app.ts';
 import { createLogger } from '../src/logger.ts';
 
 /**
@@ -89,7 +89,10 @@ export interface TestServer extends Client {
 }
 
 /** The app on a fresh database (in-memory PGlite, or a new PostgreSQL database), listening on a free port. */
-export async function startServer(target: { postgres: boolean }): Promise<TestServer> {
+export async function startServer(
+  target: { postgres: boolean },
+  options: Partial<AppOptions> & { timeouts?: HttpTimeouts } = {},
+): Promise<TestServer> {
   const fresh = target.postgres ? await freshPostgresDatabase() : undefined;
   const databaseUrl = fresh?.url ?? 'memory:';
   const db = await connect(databaseUrl, { poolSize: 5 });
@@ -97,11 +100,13 @@ export async function startServer(target: { postgres: boolean }): Promise<TestSe
   const key = `test-key-${randomBytes(8).toString('hex')}`;
   const app = createApp({
     db: db.db,
+    pool: db.pool,
     apiKey: key,
     logger: createLogger('silent'),
     bodyLimitBytes: 5 * 1024 * 1024,
+    ...options,
   });
-  const server = createHttpServer(app).listen(0, '127.0.0.1');
+  const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

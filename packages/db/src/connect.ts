@@ -44,6 +44,10 @@ export interface DatabaseHandle {
 export interface ConnectOptions {
   /** Pool size for PostgreSQL; PGlite always has exactly one connection. */
   poolSize?: number;
+  /** PostgreSQL: how long a request waits for a connection (opening one, or a free one) before failing; 0 waits forever. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the server-side statement_timeout of every connection; 0 is none. */
+  statementTimeoutMs?: number;
 }
 
 // node-postgres parses int8 (count(*), sums) as strings by default; every count here fits a JS number.
@@ -58,7 +62,12 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   let pool: pg.Pool;
   let release = async () => {};
   if (target.kind === 'postgres') {
-    pool = new pg.Pool({ connectionString: target.url, max: options.poolSize ?? 10 });
+    pool = new pg.Pool({
+      connectionString: target.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    });
   } else {
     let lock: DirectoryLock | undefined;
     let lite: PGlite;

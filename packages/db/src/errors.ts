@@ -11,6 +11,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout, the server is overloaded
 ]);
 
 /** True when an error says the database could not be reached, not that a statement failed. */

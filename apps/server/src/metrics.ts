@@ -1,0 +1,93 @@
+import { type Database, type Kysely, sql } from '@directory/db';
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Logger } from './logger.ts';
+
+/** What the pool gauges read: pg.Pool's counters. */
+export interface PoolStats {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+const TASK_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+
+/**
+ * Prometheus metrics of one app: requests by route and status (count and latency), the
+ * database pool, and discovery tasks by status (counted at scrape time). Each app has its
+ * own registry, so that several apps in one process (tests) do not share counters.
+ */
+export function createMetrics(options: {
+  db: Kysely<Database>;
+  pool?: PoolStats | undefined;
+  logger: Logger;
+}) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route pattern and status',
+    labelNames,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const { pool } = options;
+  if (pool) {
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections: total open, idle, and requests waiting for one',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+  new Gauge({
+    name: 'discovery_tasks',
+    help: 'Discovery tasks by status',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      try {
+        const { rows } = await sql<{ status: string; count: number }>`
+          select status, count(*)::int as count from discovery_tasks group by status
+        `.execute(options.db);
+        for (const status of TASK_STATUSES)
+          this.set({ status }, rows.find((r) => r.status === status)?.count ?? 0);
+      } catch (err) {
+        // A scrape while the database is away still answers, with the pool and request figures.
+        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count tasks');
+      }
+    },
+  });
+
+  return {
+    /** Observes every request when its answer is finished. */
+    observe(req: Request, res: Response, next: NextFunction) {
+      const stop = duration.startTimer();
+      res.on('finish', () => {
+        // The route pattern, never the raw path: slugs and ids would make a series per record.
+        const route = req.route?.path ?? (req.baseUrl || 'unmatched');
+        const labels = { method: req.method, route: String(route), status: String(res.statusCode) };
+        requests.inc(labels);
+        stop(labels);
+      });
+      next();
+    },
+    async handler(_req: Request, res: Response) {
+      res.setHeader('Content-Type', registry.contentType);
+      res.send(await registry.metrics());
+    },
+  };
+}
