@@ -27,6 +27,14 @@ export type ProjectDetailRow = ProjectRow & { links: LinkDetail[]; tags: TagDeta
  * bulk loads, autovacuum off), instead of turning into hash joins over whole tables.
  */
 export async function findProjectDetailBySlug(db: Db, slug: string): Promise<ProjectDetailRow | undefined> {
+  return projectDetailBySlugQuery(db, slug).executeTakeFirst();
+}
+
+/**
+ * The query of findProjectDetailBySlug, unexecuted: the benchmark's framework-free baseline
+ * compiles it so that both run exactly the same SQL.
+ */
+export function projectDetailBySlugQuery(db: Db, slug: string) {
   return db
     .selectFrom('projects as p')
     .selectAll('p')
@@ -56,8 +64,7 @@ export async function findProjectDetailBySlug(db: Db, slug: string): Promise<Pro
           .orderBy('pt.position'),
       ).as('tags'),
     ])
-    .where('p.slug', '=', slug)
-    .executeTakeFirst();
+    .where('p.slug', '=', slug);
 }
 
 export interface IdentityKeys {

@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { connect, migrateToLatest } from '../packages/db/src/index.ts';
+import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
+import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
+import { measure, scenarios } from './scenarios.ts';
+import { DEFAULT_TASKS, seed } from './seed.ts';
+
+// `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    sizes: { type: 'string' },
+    tasks: { type: 'string' },
+    connections: { type: 'string' },
+    'batch-connections': { type: 'string' },
+    'upsert-connections': { type: 'string' },
+    'db-pool-size': { type: 'string' },
+    'claims-per-second': { type: 'string' },
+    scenarios: { type: 'string' },
+    'database-url': { type: 'string' },
+    write: { type: 'boolean', default: false },
+  },
+});
+
+function setting(flag: keyof typeof flags, env: string, fallback: string): string {
+  const value = flags[flag] ?? process.env[env];
+  return typeof value === 'string' && value !== '' ? value : fallback;
+}
+
+function integer(flag: keyof typeof flags, env: string, fallback: number, min: number): number {
+  const raw = setting(flag, env, String(fallback));
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${flag} / ${env} must be an integer >= ${min} (got "${raw}")`);
+  return n;
+}
+
+const settings = {
+  duration: integer('duration', 'BENCH_DURATION', 10, 1),
+  warmup: integer('warmup', 'BENCH_WARMUP', 5, 0),
+  connections: integer('connections', 'BENCH_CONNECTIONS', 64, 1),
+  batchConnections: integer('batch-connections', 'BENCH_BATCH_CONNECTIONS', 16, 1),
+  upsertConnections: integer('upsert-connections', 'BENCH_UPSERT_CONNECTIONS', 8, 1),
+  dbPoolSize: integer('db-pool-size', 'BENCH_DB_POOL_SIZE', 10, 1),
+  sizes: setting('sizes', 'BENCH_SIZES', '1000,100000')
+    .split(',')
+    .map((s) => Number(s.trim())),
+};
+if (settings.sizes.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error('--sizes must list integers >= 1');
+const claimsPerSecond = integer('claims-per-second', 'BENCH_CLAIMS_PER_SECOND', 5000, 1);
+const tasks = integer('tasks', 'BENCH_TASKS', DEFAULT_TASKS, 1);
+const only = setting('scenarios', 'BENCH_SCENARIOS', '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const adminUrl = setting('database-url', 'BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test');
+const apiKey = `bench-${randomBytes(12).toString('hex')}`;
+
+// Whatever happens, the children stop and the databases go.
+const children = new Set<Child>();
+const databases = new Set<Database>();
+async function cleanUp() {
+  await Promise.allSettled([...children].map((c) => c.stop()));
+  children.clear();
+  await Promise.allSettled([...databases].map((d) => d.drop()));
+  databases.clear();
+}
+process.once('SIGINT', () => {
+  console.error('\ninterrupted: stopping the servers and dropping the databases');
+  void cleanUp().then(() => process.exit(130));
+});
+
+async function runSize(projects: number): Promise<SizeResult> {
+  console.log(`\n== ${projects.toLocaleString('en-US')} projects, ${tasks.toLocaleString('en-US')} tasks`);
+  const database = await createDatabase(adminUrl, String(projects));
+  databases.add(database);
+  const handle = await connect(database.url, { poolSize: 3 });
+  try {
+    await migrateToLatest(handle.db);
+    const seeded = await seed(handle.pool, { projects, tasks });
+    console.log(
+      `seeded in ${seeded.seconds.toFixed(1)} s (VACUUM ANALYZE ${seeded.vacuumSeconds.toFixed(1)} s) ` +
+        `into ${database.name}`,
+    );
+    const env = {
+      DATABASE_URL: database.url,
+      WEBHOOK_API_KEY: apiKey,
+      LOG_LEVEL: 'warn',
+      DB_POOL_SIZE: String(settings.dbPoolSize),
+    };
+    const server = await startChild('server', join(ROOT, 'apps/server/src/main.ts'), env);
+    children.add(server);
+    const baseline = await startChild('baseline', join(ROOT, 'bench/baseline-server.ts'), env);
+    children.add(baseline);
+    console.log(`server pid ${server.pid} at ${server.url}, baseline pid ${baseline.pid} at ${baseline.url}`);
+
+    const list = scenarios(
+      { apiKey, seed: seeded, pool: handle.pool, runTag: randomBytes(3).toString('hex') },
+      { ...settings, claimsPerSecond },
+    ).filter((s) => only.length === 0 || only.includes(s.key));
+    const measurements = [];
+    for (const scenario of list) {
+      process.stdout.write(`  ${scenario.key} … `);
+      const m = await measure(scenario, scenario.target === 'baseline' ? baseline : server, settings);
+      measurements.push(m);
+      console.log(
+        `${Math.round(m.reqPerSec)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms` +
+          `${m.cpuMsPerRequest === undefined ? '' : `, ${m.cpuMsPerRequest.toFixed(2)} ms CPU/req`}` +
+          `${m.non2xx + m.errors > 0 ? `, ${m.non2xx} non-2xx, ${m.errors} without reply` : ''}`,
+      );
+    }
+    // autocannon drops its connections at the end with requests in flight; let them finish.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const child of [server, baseline]) {
+      await child.stop();
+      children.delete(child);
+    }
+    return { projects, tasks, seedSeconds: seeded.seconds, measurements, serverLog: server.output() };
+  } finally {
+    await handle.close();
+    await database.drop();
+    databases.delete(database);
+  }
+}
+
+try {
+  const admin = await connect(adminUrl, { poolSize: 1 });
+  const machine = await describeMachine(admin.pool).finally(() => admin.close());
+  console.log(
+    `${machine.cpu} × ${machine.cores}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.postgres}, ` +
+      `load average ${machine.load.toFixed(2)}`,
+  );
+  if (machine.load > machine.cores / 2)
+    console.log('warning: the machine is busy; the figures will be low and noisy');
+  const report: Report = { machine, settings, sizes: [] };
+  for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
+  console.log(renderSummary(report));
+  if (flags.write) {
+    const file = join(ROOT, 'bench/RESULTS.md');
+    writeFileSync(file, renderMarkdown(report));
+    // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
+    execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
+    console.log(`wrote ${file}`);
+  }
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

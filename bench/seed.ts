@@ -1,0 +1,283 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { connect, type DatabaseHandle, migrateToLatest } from '../packages/db/src/index.ts';
+import {
+  benchId,
+  projectSlug,
+  projectTagIndexes,
+  seededProject,
+  TAG_POOL,
+  tagSlugs,
+  taskUrl,
+} from './data.ts';
+
+type Pool = DatabaseHandle['pool'];
+type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+
+export interface SeededTask {
+  id: string;
+  status: TaskStatus;
+  sourceUrl: string;
+}
+
+export interface SeedResult {
+  projects: number;
+  /** Slug of seeded project i at index i. */
+  slugs: string[];
+  tasks: SeededTask[];
+  /** The whole seeding, and the VACUUM ANALYZE at its end. */
+  seconds: number;
+  vacuumSeconds: number;
+}
+
+/**
+ * Tasks seeded unless told otherwise, the same at every size: the 1k→100k comparison is about
+ * the number of projects, and the queue's own depth shows in the deep-offset scenarios.
+ */
+export const DEFAULT_TASKS = 20_000;
+
+const CHUNK = 2000;
+
+// Rows travel as one JSON parameter per table and chunk (json_to_recordset): one round trip
+// per chunk, and JSON.stringify is the cheapest way to move that much text from JS.
+const INSERT_CHUNK = `
+  with
+    p as (
+      insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
+        status, source, created_at, updated_at)
+      select id, slug, name, name_en, description, description_en, content, content_en,
+        status, source, created_at, created_at
+      from json_to_recordset($1::json) as r(id text, slug text, name text, name_en text, description text,
+        description_en text, content text, content_en text, status text, source text, created_at timestamptz)
+      returning 1
+    ),
+    l as (
+      insert into links (id, project_id, type, url, title, position)
+      select id, project_id, type, url, title, position
+      from json_to_recordset($2::json) as r(id text, project_id text, type text, url text, title text, position int)
+      returning 1
+    )
+  insert into project_tags (project_id, tag_id, position)
+  select project_id, tag_id, position
+  from json_to_recordset($3::json) as r(project_id text, tag_id text, position int)
+  where (select count(*) from p) >= 0 and (select count(*) from l) >= 0
+`;
+
+const INSERT_TASKS = `
+  insert into discovery_tasks (id, source_url, source_type, status, created_at, started_at, completed_at,
+    project_id, error_message, retry_count, last_retry_at)
+  select id, source_url, source_type, status, created_at, started_at, completed_at,
+    project_id, error_message, retry_count, last_retry_at
+  from json_to_recordset($1::json) as r(id text, source_url text, source_type text, status text,
+    created_at timestamptz, started_at timestamptz, completed_at timestamptz, project_id text,
+    error_message text, retry_count int, last_retry_at timestamptz)
+`;
+
+// pg.PoolClient, named through the pool's callback form (bench/ does not depend on pg itself).
+type Client = NonNullable<Parameters<Parameters<Pool['connect']>[0]>[1]>;
+
+/**
+ * Runs `work` over 0..count-1 in chunks on two connections, so that one chunk is built in JS
+ * while the other is written. The rows are consistent by construction, so the connections
+ * skip foreign-key triggers (session_replication_role = replica) when the role may do so:
+ * they are most of the cost of a bulk load.
+ */
+async function inChunks(
+  pool: Pool,
+  count: number,
+  work: (client: Client, from: number, to: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('set session_replication_role = replica').catch(() => {});
+      while (next < count) {
+        const from = next;
+        next = Math.min(count, next + CHUNK);
+        await work(client, from, next);
+      }
+      await client.query('reset session_replication_role').catch(() => {});
+    } finally {
+      client.release();
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+/**
+ * Loads `projects` projects (3 links, 3 tags of a shared pool of 300 each) and `tasks`
+ * discovery tasks into an empty, migrated database, then VACUUM ANALYZE so the planner has
+ * statistics and index-only scans work, as autovacuum would leave a live database.
+ */
+export async function seed(pool: Pool, options: { projects: number; tasks: number }): Promise<SeedResult> {
+  const started = performance.now();
+  const now = Date.now();
+  const { projects, tasks } = options;
+
+  const tagIds = TAG_POOL.map(() => benchId());
+  const slugsOfTags = tagSlugs(TAG_POOL);
+  await pool.query(
+    `insert into tags (id, name, name_en, slug)
+     select * from json_to_recordset($1::json) as r(id text, name text, name_en text, slug text)`,
+    [
+      JSON.stringify(
+        TAG_POOL.map((t, i) => ({
+          id: tagIds[i],
+          name: t.name,
+          name_en: t.nameEn ?? null,
+          slug: slugsOfTags[i],
+        })),
+      ),
+    ],
+  );
+
+  const slugs = new Array<string>(projects);
+  const projectIds = new Array<string>(projects);
+  const seen = new Set<string>();
+  await inChunks(pool, projects, async (client, from, to) => {
+    const rows = [];
+    const links = [];
+    const tagLinks = [];
+    for (let i = from; i < to; i++) {
+      const p = seededProject(i);
+      const id = benchId();
+      const slug = projectSlug(p);
+      if (seen.has(slug)) throw new Error(`seeded slug "${slug}" is not unique`);
+      seen.add(slug);
+      slugs[i] = slug;
+      projectIds[i] = id;
+      rows.push({
+        id,
+        slug,
+        name: p.name,
+        name_en: p.nameEn ?? null,
+        description: p.description,
+        description_en: p.descriptionEn ?? null,
+        content: p.content ?? null,
+        content_en: p.contentEn ?? null,
+        status: p.status ?? 'ACTIVE',
+        source: p.source ?? null,
+        // One project a second, oldest first: identity's "oldest wins" has a definite order.
+        created_at: new Date(now - (projects - i) * 1000).toISOString(),
+      });
+      for (const [position, l] of p.links.entries()) {
+        links.push({
+          id: benchId(),
+          project_id: id,
+          type: l.type,
+          url: l.url,
+          title: l.title ?? null,
+          position,
+        });
+      }
+      for (const [position, t] of projectTagIndexes(i).entries()) {
+        tagLinks.push({ project_id: id, tag_id: tagIds[t], position });
+      }
+    }
+    await client.query(INSERT_CHUNK, [JSON.stringify(rows), JSON.stringify(links), JSON.stringify(tagLinks)]);
+  });
+
+  // Half pending, then in progress, completed (each the task that made a project, so its url
+  // is also that project's CODEHOST link) and failed, in queue order.
+  const seededTasks = new Array<SeededTask>(tasks);
+  let completed = 0;
+  await inChunks(pool, tasks, async (client, from, to) => {
+    const rows = [];
+    for (let j = from; j < to; j++) {
+      const slot = j % 10;
+      const status: TaskStatus =
+        slot < 5 ? 'PENDING' : slot === 5 ? 'IN_PROGRESS' : slot < 9 ? 'COMPLETED' : 'FAILED';
+      const created = now - (tasks - j) * 1000;
+      const projectIndex = status === 'COMPLETED' && completed < projects ? completed++ : -1;
+      const sourceUrl = projectIndex >= 0 ? seededProject(projectIndex).links[0]!.url : taskUrl(j);
+      const id = benchId();
+      seededTasks[j] = { id, status, sourceUrl };
+      rows.push({
+        id,
+        source_url: sourceUrl,
+        source_type: j % 3 === 0 ? 'crawler' : 'manual',
+        status,
+        created_at: new Date(created).toISOString(),
+        started_at: status === 'PENDING' ? null : new Date(created + 500).toISOString(),
+        completed_at:
+          status === 'COMPLETED' || status === 'FAILED' ? new Date(created + 900).toISOString() : null,
+        project_id: projectIndex >= 0 ? projectIds[projectIndex] : null,
+        error_message: status === 'FAILED' ? 'Exploration timed out' : null,
+        retry_count: status === 'FAILED' ? 1 : 0,
+        last_retry_at: null,
+      });
+    }
+    await client.query(INSERT_TASKS, [JSON.stringify(rows)]);
+  });
+
+  const loaded = performance.now();
+  await pool.query('vacuum (analyze) projects, tags, project_tags, links, discovery_tasks');
+  return {
+    projects,
+    slugs,
+    tasks: seededTasks,
+    seconds: (performance.now() - started) / 1000,
+    vacuumSeconds: (performance.now() - loaded) / 1000,
+  };
+}
+
+/**
+ * Adds `count` PENDING tasks at the end of the queue for the PATCH claim scenario, which
+ * moves each of them to IN_PROGRESS once; returns their ids.
+ */
+export async function seedClaimTasks(pool: Pool, count: number, runTag: string): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => benchId());
+  await inChunks(pool, count, async (client, from, to) => {
+    const rows = [];
+    for (let k = from; k < to; k++) {
+      rows.push({
+        id: ids[k],
+        source_url: `https://claims.example.org/${runTag}/${k}`,
+        source_type: 'manual',
+      });
+    }
+    await client.query(
+      `insert into discovery_tasks (id, source_url, source_type)
+       select id, source_url, source_type from json_to_recordset($1::json) as r(id text, source_url text, source_type text)`,
+      [JSON.stringify(rows)],
+    );
+  });
+  await pool.query('analyze discovery_tasks');
+  return ids;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      projects: { type: 'string', default: '1000' },
+      tasks: { type: 'string' },
+      'database-url': { type: 'string' },
+    },
+  });
+  const projects = Number(values.projects);
+  const tasks = values.tasks === undefined ? DEFAULT_TASKS : Number(values.tasks);
+  const url = values['database-url'] ?? process.env.DATABASE_URL;
+  if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new Error('--database-url postgres://… is required');
+  if (!Number.isInteger(projects) || projects < 1 || !Number.isInteger(tasks) || tasks < 0)
+    throw new Error('--projects must be an integer >= 1 and --tasks an integer >= 0');
+
+  const handle = await connect(url, { poolSize: 3 });
+  try {
+    await migrateToLatest(handle.db);
+    const { rows } = await handle.pool.query<{ n: number }>('select count(*)::int as n from projects');
+    if (rows[0]!.n > 0) throw new Error('the database already has projects; seed an empty one');
+    const result = await seed(handle.pool, { projects, tasks });
+    console.log(
+      `seeded ${projects} projects and ${tasks} tasks in ${result.seconds.toFixed(1)} s ` +
+        `(VACUUM ANALYZE ${result.vacuumSeconds.toFixed(1)} s)`,
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main();
+}
