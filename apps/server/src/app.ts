@@ -3,6 +3,7 @@ import { AppError, appRouter, readCredentials, toAppError } from '@directory/cor
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { docsRouter } from './docs.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
 import { restRouter, sendError } from './rest-adapter.ts';
 
@@ -40,6 +41,9 @@ export function createApp(options: AppOptions): express.Express {
       sendError(res, new AppError('UNAVAILABLE', ['The database is not reachable']));
     }
   });
+
+  // The OpenAPI document and the reference page that shows it.
+  app.use(docsRouter());
 
   app.use(restRouter({ router: appRouter, db, apiKey, logger, bodyLimitBytes }));
 
