@@ -4,6 +4,7 @@ import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { RateLimitConfig } from './config.ts';
+import { docsRouter } from './docs.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { rateLimits } from './rate-limit.ts';
@@ -56,6 +57,9 @@ export function createApp(options: AppOptions): express.Express {
       sendError(res, new AppError('UNAVAILABLE', ['The database is not reachable']));
     }
   });
+
+  // The OpenAPI document and the reference page that shows it (static: not rate limited).
+  app.use(docsRouter());
 
   if (options.rateLimit) {
     const limits = rateLimits(options.rateLimit);
