@@ -58,13 +58,10 @@ export function createApp(options: AppOptions): express.Express {
     }
   });
 
+  const limits = options.rateLimit ? rateLimits(options.rateLimit) : [];
   // The OpenAPI document and the reference page that shows it (static: not rate limited).
-  app.use(docsRouter());
-
-  if (options.rateLimit) {
-    const limits = rateLimits(options.rateLimit);
-    if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
-  }
+  app.use(docsRouter({ rateLimited: limits.length > 0 }));
+  if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
 
   app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes }));
 

@@ -17,13 +17,17 @@ const INIT_PATH = `${PAGE_PATH}/init.js`;
 /**
  * What this server adds to an operation of a method, besides its procedure: the body is read
  * (so it may carry apiKey, and may be over the limit: rest-adapter.ts), headers may be over
- * Node's limit (createHttpServer), and unexpected errors are 500s (rest-adapter.ts, app.ts).
+ * Node's limit and a request may stall past the request timeout (createHttpServer), requests
+ * may be rate limited when that is configured (rate-limit.ts), and unexpected errors are 500s
+ * (rest-adapter.ts, app.ts).
  */
-function transport(method: string): { readsBody: boolean; errors: ErrorKind[] } {
-  const body = readsBody(method);
-  return {
-    readsBody: body,
-    errors: [...(body ? (['PAYLOAD_TOO_LARGE'] as const) : []), 'HEADERS_TOO_LARGE', 'INTERNAL'],
+function transport(rateLimited: boolean) {
+  return (method: string): { readsBody: boolean; errors: ErrorKind[] } => {
+    const body = readsBody(method);
+    const errors: ErrorKind[] = ['REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL'];
+    if (body) errors.push('PAYLOAD_TOO_LARGE');
+    if (rateLimited) errors.push('RATE_LIMITED');
+    return { readsBody: body, errors };
   };
 }
 
@@ -61,8 +65,8 @@ const PAGE_POLICY = [
  * `GET /api/openapi.json`, the OpenAPI document (made once, here), and `GET /api/docs`, an
  * interactive reference (Swagger UI) that loads it.
  */
-export function docsRouter(): Router {
-  const document = JSON.stringify(openApiDocument({ version, transport }));
+export function docsRouter(options: { rateLimited: boolean }): Router {
+  const document = JSON.stringify(openApiDocument({ version, transport: transport(options.rateLimited) }));
   const router = Router();
   router.get(DOCUMENT_PATH, (_req: Request, res: Response) => {
     res.type('application/json').send(document);

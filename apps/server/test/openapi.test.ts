@@ -1,3 +1,4 @@
+import { connect as netConnect } from 'node:net';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -24,6 +25,7 @@ const ERRORS: Record<number, string[]> = {
   400: ['Validation error'],
   401: ['Unauthorized'],
   404: ['Not Found'],
+  408: ['Request Timeout'],
   409: ['Conflict'],
   413: ['Payload too large'],
   431: ['Request header fields too large'],
@@ -35,6 +37,7 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     400,
     ...(keyed ? [401] : []),
     ...(path.includes('{') ? [404] : []),
+    408,
     ...(method === 'PATCH' || path.endsWith('/complete') ? [409] : []),
     ...(method !== 'GET' ? [413] : []),
     431,
@@ -72,7 +75,10 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
   let doc: any;
   let ajv: Ajv2020;
   beforeAll(async () => {
-    s = await startServer(target);
+    // A short request timeout, so that the 408 of a stalled request can be seen.
+    s = await startServer(target, {
+      timeouts: { requestTimeoutMs: 8_000, headersTimeoutMs: 2_000, keepAliveTimeoutMs: 5_000 },
+    });
     const reply = await s.call('GET', '/api/openapi.json', { key: false });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
@@ -308,6 +314,42 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(projects, await call(projects, {}, { body, key: false }), 401);
       conforms(projects, await call(projects, {}, { ...tooLarge, key: false }), 413);
       conforms(projects, await call(projects, {}, { body, ...hugeHeaders }), 431);
+    });
+
+    it('every operation: a request that stalls past the request timeout', async () => {
+      const { port } = new URL(s.baseUrl);
+      // A body that never arrives in full; a GET whose headers never end.
+      const stall = (op: Op) => {
+        const [method, template] = op.split(' ') as [string, string];
+        const path = template.replace(/\{\w+\}/g, 'x');
+        const head = `${method} ${path} HTTP/1.1\r\nHost: x\r\n`;
+        return method === 'GET'
+          ? head
+          : `${head}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{`;
+      };
+      const replies = await Promise.all(
+        ENDPOINTS.map(
+          ({ op }) =>
+            new Promise<Reply>((resolve, reject) => {
+              const socket = netConnect(Number(port), '127.0.0.1', () => socket.write(stall(op)));
+              let data = '';
+              socket.on('data', (chunk) => {
+                data += chunk;
+              });
+              socket.on('error', reject);
+              socket.on('close', () => {
+                const text = data.slice(data.indexOf('\r\n\r\n') + 4);
+                resolve({
+                  status: Number(data.split(' ')[1]),
+                  json: JSON.parse(text),
+                  text,
+                  headers: new Headers(),
+                });
+              });
+            }),
+        ),
+      );
+      ENDPOINTS.forEach(({ op }, i) => conforms(op, replies[i]!, 408));
     });
 
     it('every documented status and error string but 500 was seen', () => {
