@@ -4,6 +4,7 @@ import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { RateLimitConfig } from './config.ts';
+import { docsRouter } from './docs.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { rateLimits } from './rate-limit.ts';
@@ -57,10 +58,10 @@ export function createApp(options: AppOptions): express.Express {
     }
   });
 
-  if (options.rateLimit) {
-    const limits = rateLimits(options.rateLimit);
-    if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
-  }
+  const limits = options.rateLimit ? rateLimits(options.rateLimit) : [];
+  // The OpenAPI document and the reference page that shows it (static: not rate limited).
+  app.use(docsRouter({ rateLimited: limits.length > 0 }));
+  if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
 
   app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes }));
 

@@ -44,6 +44,9 @@ function procedureOf(caller: unknown, path: string): Call {
   return path.split('.').reduce((node, key) => (node as Record<string, unknown>)[key], caller) as Call;
 }
 
+/** Whether a request of this method has its body read (a DELETE body may carry apiKey); GET's is ignored. */
+export const readsBody = (method: string): boolean => method.toLowerCase() !== 'get';
+
 export function sendError(res: Response, error: AppError): void {
   res.status(error.status).json(error.body);
 }
@@ -66,10 +69,9 @@ export function restRouter(options: RestOptions): Router {
   for (const route of routes) {
     // GET and DELETE take their input from the query; a DELETE body may still carry apiKey.
     const inputFromQuery = route.method === 'get' || route.method === 'delete';
-    const readsBody = route.method !== 'get';
     const routeName = `${route.method.toUpperCase()} ${route.path}`;
     rest[route.method](route.path, async (req: Request, res: Response) => {
-      const body: Body = readsBody ? await readJsonBody(req, bodyLimitBytes) : { kind: 'none' };
+      const body: Body = readsBody(route.method) ? await readJsonBody(req, bodyLimitBytes) : { kind: 'none' };
       if (body.kind === 'too-large') {
         return sendError(
           res,

@@ -148,8 +148,22 @@ describe.each(targets)('operating the server on $name', (target) => {
         ],
       });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      // The health check and metrics are not limited.
+      // The health check and the docs are not limited; the document lists the 429.
       expect((await s.call('GET', '/healthz', { key: false })).status).toBe(200);
+      const doc = (await s.call('GET', '/api/openapi.json', { key: false })).json;
+      const operations = Object.values(doc.paths).flatMap((path: any) => Object.values(path)) as any[];
+      expect(operations).toHaveLength(10);
+      for (const operation of operations)
+        expect(operation.responses['429'].content['application/json'].schema.$ref).toMatch(
+          /RateLimitedError$/,
+        );
+    });
+
+    it('is not in the OpenAPI document when off', async () => {
+      const s = await startServer(target);
+      servers.push(s);
+      const doc = (await s.call('GET', '/api/openapi.json', { key: false })).json;
+      expect(JSON.stringify(doc)).not.toContain('"429"');
     });
 
     it('per API key: each key has its own budget; the refusal happens before anything is written', async () => {

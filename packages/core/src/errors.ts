@@ -3,9 +3,10 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 
 /**
  * Every failure the service reports, with its HTTP status, the spec's `error` text and the
- * tRPC code. This table is the only place where errors meet transport statuses.
+ * tRPC code. This table is the only place where errors meet transport statuses; the OpenAPI
+ * document (openapi.ts) takes its error responses from it too.
  */
-const KINDS = {
+export const KINDS = {
   VALIDATION: { status: 400, error: 'Validation error', code: 'BAD_REQUEST' },
   INVALID_EXPLORATION_DATA: { status: 400, error: 'Invalid exploration data format', code: 'BAD_REQUEST' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized', code: 'UNAUTHORIZED' },

@@ -1,6 +1,7 @@
 export { type Credentials, readCredentials } from './auth.ts';
 export { AppError, type ErrorBody, type ErrorKind, toAppError } from './errors.ts';
 export type { Meta } from './meta.ts';
+export { openApiDocument } from './openapi.ts';
 export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from './router.ts';
 export { ProjectInput } from './schemas/project.ts';
 export { slugify } from './slug.ts';

@@ -1,8 +1,8 @@
 import type { Database, Kysely } from '@directory/db';
 import { initTRPC } from '@trpc/server';
-import type { OpenApiMeta } from 'trpc-to-openapi';
 import { type Credentials, isAuthorized } from './auth.ts';
 import { AppError, toAppError, unauthorized } from './errors.ts';
+import type { Meta } from './meta.ts';
 
 export interface Context {
   db: Kysely<Database>;
@@ -17,7 +17,7 @@ export interface Context {
 
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<Meta>()
   .create({
     // tRPC clients get the same error type and details as REST callers, and never a stack.
     errorFormatter({ shape, error }) {

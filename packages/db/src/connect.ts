@@ -90,8 +90,12 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
       lock?.release();
     };
   }
-  // An idle client that errors (server restart, network) must not crash the process.
+  // A connection that breaks (server restart, network) must not crash the process. pg emits
+  // 'error' on the pool for an idle connection, and on the connection itself when it is
+  // checked out, where nobody else listens; the query in flight fails on its own, and the
+  // pool drops the broken connection when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return {
     db,

@@ -1,7 +1,17 @@
 /**
- * Types for TypeScript agents, derived from the procedures' zod schemas: the input and output
- * of every endpoint, e.g. `RouterInputs['projects']['upsert']` is the body of
- * POST /api/webhook/projects and `RouterOutputs['tasks']['list']` the reply of GET /api/discovery/tasks.
- * A runtime client is still to come; these types are what it will be built on.
+ * The typed client of the Project Directory service. Inputs and outputs are the service's own
+ * types (`RouterInputs`/`RouterOutputs`, derived from its zod schemas).
  */
+
 export type { AppRouter, RouterInputs, RouterOutputs } from '@directory/core';
+export { createDirectoryClient, type DirectoryClient, type DirectoryClientOptions } from './client.ts';
+export { DirectoryError } from './errors.ts';
+export type { ListAllOptions } from './helpers/list-all.ts';
+export type { TakeOptions } from './helpers/take.ts';
+export type { UpsertAllOptions, UpsertError, UpsertProgress, UpsertTotals } from './helpers/upsert-all.ts';
+export {
+  createDirectoryTrpcClient,
+  type DirectoryTrpcClient,
+  type DirectoryTrpcClientOptions,
+} from './trpc-client.ts';
+export type { CompleteTaskInput, ListTasksInput, ProjectInput, Task, TaskStatus } from './types.ts';

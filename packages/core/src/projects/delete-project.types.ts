@@ -10,6 +10,7 @@ export const deleteProjectMeta: Meta = {
     tags: ['projects'],
     summary: 'Delete a project with its links and tag associations (tags remain)',
   },
+  errors: ['NOT_FOUND'],
 };
 
 export const DeleteProjectInput = z.object({ slug: text() });

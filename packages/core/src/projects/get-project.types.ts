@@ -7,9 +7,11 @@ export const getProjectMeta: Meta = {
   openapi: {
     method: 'GET',
     path: '/api/projects/{slug}',
+    protect: false,
     tags: ['projects'],
     summary: 'Get a project by slug',
   },
+  errors: ['NOT_FOUND'],
 };
 
 export const GetProjectInput = z.object({ slug: text() });

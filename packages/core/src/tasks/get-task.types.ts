@@ -7,9 +7,11 @@ export const getTaskMeta: Meta = {
   openapi: {
     method: 'GET',
     path: '/api/discovery/tasks/{id}',
+    protect: false,
     tags: ['tasks'],
     summary: 'Get a discovery task',
   },
+  errors: ['NOT_FOUND'],
 };
 
 export const GetTaskInput = z.object({ id: text() });

@@ -11,6 +11,7 @@ export const updateTaskStatusMeta: Meta = {
     tags: ['tasks'],
     summary: 'Move a task to another status (PENDING→IN_PROGRESS→COMPLETED|FAILED, FAILED→PENDING)',
   },
+  errors: ['NOT_FOUND', 'CONFLICT'],
 };
 
 export const UpdateTaskStatusInput = z.object({

@@ -1,0 +1,92 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { AppError, type ErrorKind, openApiDocument } from '@directory/core';
+import express, { type Request, type Response, Router } from 'express';
+import { readsBody, sendError } from './rest-adapter.ts';
+
+const require = createRequire(import.meta.url);
+const { version } = require('../package.json') as { version: string };
+// Resolved, not imported: the package's main module would load the whole browser bundle into the server.
+const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const DOCUMENT_PATH = '/api/openapi.json';
+const PAGE_PATH = '/api/docs';
+const ASSETS = `${PAGE_PATH}/assets`;
+const INIT_PATH = `${PAGE_PATH}/init.js`;
+
+/**
+ * What this server adds to an operation of a method, besides its procedure: the body is read
+ * (so it may carry apiKey, and may be over the limit: rest-adapter.ts), headers may be over
+ * Node's limit and a request may stall past the request timeout (createHttpServer), requests
+ * may be rate limited when that is configured (rate-limit.ts), and unexpected errors are 500s
+ * (rest-adapter.ts, app.ts).
+ */
+function transport(rateLimited: boolean) {
+  return (method: string): { readsBody: boolean; errors: ErrorKind[] } => {
+    const body = readsBody(method);
+    const errors: ErrorKind[] = ['REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'INTERNAL'];
+    if (body) errors.push('PAYLOAD_TOO_LARGE');
+    if (rateLimited) errors.push('RATE_LIMITED');
+    return { readsBody: body, errors };
+  };
+}
+
+// Everything from this origin: Swagger UI's files from swagger-ui-dist, no validator badge
+// (it would load an image from validator.swagger.io).
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Project Directory API</title>
+<link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
+<link rel="icon" href="${ASSETS}/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${ASSETS}/swagger-ui-bundle.js"></script>
+<script src="${INIT_PATH}"></script>
+</body>
+</html>
+`;
+
+const INIT = `window.ui = SwaggerUIBundle({ url: '${DOCUMENT_PATH}', dom_id: '#swagger-ui', validatorUrl: null });\n`;
+
+// The browser may load nothing from elsewhere; Swagger UI sets inline styles and data: images.
+const PAGE_POLICY = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self' 'unsafe-inline'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * `GET /api/openapi.json`, the OpenAPI document (made once, here), and `GET /api/docs`, an
+ * interactive reference (Swagger UI) that loads it.
+ */
+export function docsRouter(options: { rateLimited: boolean }): Router {
+  const document = JSON.stringify(openApiDocument({ version, transport: transport(options.rateLimited) }));
+  const router = Router();
+  router.get(DOCUMENT_PATH, (_req: Request, res: Response) => {
+    res.type('application/json').send(document);
+  });
+  router.get(PAGE_PATH, (_req: Request, res: Response) => {
+    res.setHeader('Content-Security-Policy', PAGE_POLICY);
+    res.type('html').send(PAGE);
+  });
+  router.get(INIT_PATH, (_req: Request, res: Response) => {
+    res.type('text/javascript').send(INIT);
+  });
+  router.use(ASSETS, express.static(SWAGGER_UI_DIR, { index: false }));
+  for (const path of [DOCUMENT_PATH, PAGE_PATH, INIT_PATH]) {
+    router.all(path, (req: Request, res: Response) => {
+      res.setHeader('Allow', 'GET');
+      sendError(
+        res,
+        new AppError('METHOD_NOT_ALLOWED', [`${req.method} is not allowed on ${req.path}; allowed: GET`]),
+      );
+    });
+  }
+  return router;
+}

@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './helpers.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// CI sets REQUIRE_BROWSER=1: there a missing browser fails the test instead of skipping it.
+const REQUIRED = process.env.REQUIRE_BROWSER === '1';
+const MISSING = `no Chromium at ${CHROMIUM} (install chromium, or set CHROMIUM_PATH)`;
+
+const OPERATIONS = [
+  'POST /api/webhook/projects',
+  'GET /api/projects/{slug}',
+  'DELETE /api/projects/{slug}',
+  'POST /api/discovery/tasks',
+  'GET /api/discovery/tasks',
+  'GET /api/discovery/tasks/{id}',
+  'PATCH /api/discovery/tasks/{id}',
+  'POST /api/discovery/tasks/{id}/complete',
+  'POST /api/discovery/check-duplicates',
+  'POST /api/webhook/check-duplicates',
+];
+
+// The docs page does not depend on the database: PGlite only.
+describe('the API reference page', () => {
+  let s: TestServer;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    s = await startServer({ postgres: false });
+    if (!existsSync(CHROMIUM)) {
+      if (REQUIRED) throw new Error(`REQUIRE_BROWSER=1, but ${MISSING}`);
+      return;
+    }
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('lists every operation, with everything loaded from the server itself', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('websocket', (socket) => requests.push(socket.url()));
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    });
+
+    const response = await page.goto(`${s.baseUrl}/api/docs`);
+    expect(response?.status()).toBe(200);
+    // Swagger UI renders after it has fetched and parsed the document.
+    await page
+      .locator('.opblock')
+      .nth(OPERATIONS.length - 1)
+      .waitFor({ timeout: 30_000 });
+    const listed = await page.$$eval('.opblock-summary', (summaries) =>
+      summaries.map((summary) => {
+        const method = summary.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '';
+        const path = summary.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
+        return `${method} ${path}`;
+      }),
+    );
+    expect(listed.sort()).toEqual([...OPERATIONS].sort());
+    expect(await page.title()).toBe('Project Directory API');
+
+    // It loaded the document, and nothing from anywhere else.
+    expect(requests).toContain(`${s.baseUrl}/api/openapi.json`);
+    const origin = new URL(s.baseUrl).origin;
+    const elsewhere = requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+    expect(elsewhere).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('has no external URL in its HTML', async () => {
+    const html = (await s.call('GET', '/api/docs', { key: false })).text;
+    expect(html).not.toMatch(/(https?:)?\/\/[a-z0-9.-]+/i);
+  });
+});

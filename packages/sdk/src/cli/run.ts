@@ -1,0 +1,72 @@
+// The client module, not the package index: the index also loads the tRPC client, which the CLI
+// does not need (a faster start, and a self-contained dist/cli.js).
+import { createDirectoryClient } from '../client.ts';
+import { type Command, parseInvocation, stringOption } from './args.ts';
+import { addTasks } from './commands/add-tasks.ts';
+import { checkUrls } from './commands/check-urls.ts';
+import { deleteProject } from './commands/delete-project.ts';
+import { getProject } from './commands/get-project.ts';
+import { importProjects } from './commands/import-projects.ts';
+import { listTasks } from './commands/list-tasks.ts';
+import type { CliIo, CommandContext } from './context.ts';
+import { describeError, EXIT_OK, EXIT_UNUSABLE, UsageError } from './errors.ts';
+import { commandHelp, generalHelp, groupHelp } from './usage.ts';
+
+export type { CliIo } from './context.ts';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
+
+/** In the order `directory --help` lists them. */
+export const COMMANDS: Command[] = [
+  importProjects,
+  addTasks,
+  listTasks,
+  checkUrls,
+  getProject,
+  deleteProject,
+];
+
+/** The whole CLI: parses `argv`, runs the command against `io`, and resolves to the exit code. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  let baseUrl = io.env.DIRECTORY_URL || DEFAULT_BASE_URL;
+  try {
+    const invocation = parseInvocation(argv, COMMANDS);
+    if (invocation.kind === 'help') {
+      const { command, group } = invocation;
+      io.stdout.write(
+        command ? commandHelp(command) : group ? groupHelp(group, COMMANDS) : generalHelp(COMMANDS),
+      );
+      return EXIT_OK;
+    }
+    const { command, positionals, values } = invocation;
+    baseUrl = stringOption(values, 'base-url') ?? baseUrl;
+    if (!isHttpUrl(baseUrl)) {
+      throw new UsageError(`the base URL must be an http(s) URL, got '${baseUrl}'`, command.name);
+    }
+    // An empty variable counts as unset; the key itself is never printed.
+    const apiKey = stringOption(values, 'api-key') ?? (io.env.DIRECTORY_API_KEY || undefined);
+    const ctx: CommandContext = {
+      io,
+      client: createDirectoryClient({ baseUrl, apiKey, fetch: io.fetch }),
+      baseUrl,
+      json: values.json === true,
+      positionals,
+      values,
+      print: (line = '') => io.stdout.write(`${line}\n`),
+      warn: (line) => io.stderr.write(`${line}\n`),
+    };
+    return await command.run(ctx);
+  } catch (err) {
+    io.stderr.write(`error: ${describeError(err, baseUrl)}\n`);
+    if (io.env.DIRECTORY_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    return EXIT_UNUSABLE;
+  }
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(s).protocol);
+  } catch {
+    return false;
+  }
+}

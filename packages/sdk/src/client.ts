@@ -1,0 +1,62 @@
+import { type ListAllOptions, listAll } from './helpers/list-all.ts';
+import { type TakeOptions, take } from './helpers/take.ts';
+import { type UpsertAllOptions, type UpsertTotals, upsertAll } from './helpers/upsert-all.ts';
+import { ROUTES, type Route } from './routes.ts';
+import { createTransport, type Send, type TransportOptions } from './transport.ts';
+import type { Endpoints, ProjectInput, Task } from './types.ts';
+
+/** `{ baseUrl, apiKey?, fetch?, retries?, timeoutMs? }` */
+export type DirectoryClientOptions = TransportOptions;
+
+export interface DirectoryClient {
+  projects: Endpoints['projects'] & {
+    /** Upserts any number of projects, `batchSize` (default 100) per request; resolves to the totals. */
+    upsertAll(
+      items: Iterable<ProjectInput> | AsyncIterable<ProjectInput>,
+      options?: UpsertAllOptions,
+    ): Promise<UpsertTotals>;
+  };
+  tasks: Endpoints['tasks'] & {
+    /** Pages of tasks in queue order: `for await (const page of client.tasks.listAll())`. */
+    listAll(options?: ListAllOptions): AsyncGenerator<Task[], void, undefined>;
+    /** Moves the oldest PENDING task to IN_PROGRESS; null when none is PENDING. */
+    take(options?: TakeOptions): Promise<Task | null>;
+  };
+}
+
+/**
+ * One method per entry of a ROUTES namespace, each sending its input along that route. The
+ * cast is sound because ROUTES has exactly the router's procedures (its `satisfies` clause).
+ */
+function endpointsOf<N extends keyof typeof ROUTES>(send: Send, namespace: N): Endpoints[N] {
+  const routes: Record<string, Route> = ROUTES[namespace];
+  return Object.fromEntries(
+    Object.entries(routes).map(([name, route]) => [
+      name,
+      (input: Record<string, unknown>) => send(route, input ?? {}),
+    ]),
+  ) as unknown as Endpoints[N];
+}
+
+/**
+ * A client with one method per endpoint (inputs and replies typed from the service's schemas)
+ * plus the helpers upsertAll, listAll and take. Failures throw DirectoryError. Reads, upserts
+ * and task creates are retried after 429, 5xx, timeouts and network errors; deletes, status
+ * changes and completes only after 429 or a refused connection (see ROUTES for why).
+ */
+export function createDirectoryClient(options: DirectoryClientOptions): DirectoryClient {
+  const send = createTransport(options);
+  const projects = endpointsOf(send, 'projects');
+  const tasks = endpointsOf(send, 'tasks');
+  return {
+    projects: {
+      ...projects,
+      upsertAll: (items, upsertOptions) => upsertAll(projects.upsert, items, upsertOptions),
+    },
+    tasks: {
+      ...tasks,
+      listAll: (listOptions) => listAll(tasks.list, listOptions),
+      take: (takeOptions) => take(tasks, takeOptions),
+    },
+  };
+}

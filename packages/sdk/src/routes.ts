@@ -1,0 +1,61 @@
+import type { RouterInputs } from '@directory/core';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** The OpenAPI form of the path: `{slug}` and `{id}` are taken from the input. */
+  path: string;
+  /**
+   * Whether sending the request again after a 5xx, a timeout or a lost connection is harmless.
+   * Reads are; so are the writes identified by their content (an upsert or a task create
+   * converges to the same state, only its created/updated counts may differ). A delete, a
+   * status change or a complete repeated after it took effect would report a misleading
+   * 404 or 409 instead of the success that happened, so they are not repeated.
+   */
+  repeatable: boolean;
+}
+
+/**
+ * The REST route of every procedure: the only place the SDK knows them. A test compares it
+ * with the server's `meta.openapi`, and the `satisfies` clause makes a procedure missing here
+ * a compile error.
+ */
+export const ROUTES = {
+  projects: {
+    upsert: { method: 'POST', path: '/api/webhook/projects', repeatable: true },
+    get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true },
+    delete: { method: 'DELETE', path: '/api/projects/{slug}', repeatable: false },
+    checkDuplicates: { method: 'POST', path: '/api/webhook/check-duplicates', repeatable: true },
+  },
+  tasks: {
+    create: { method: 'POST', path: '/api/discovery/tasks', repeatable: true },
+    list: { method: 'GET', path: '/api/discovery/tasks', repeatable: true },
+    get: { method: 'GET', path: '/api/discovery/tasks/{id}', repeatable: true },
+    updateStatus: { method: 'PATCH', path: '/api/discovery/tasks/{id}', repeatable: false },
+    complete: { method: 'POST', path: '/api/discovery/tasks/{id}/complete', repeatable: false },
+    checkDuplicates: { method: 'POST', path: '/api/discovery/check-duplicates', repeatable: true },
+  },
+} as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
+
+/** The method, URL and body of one call: path parameters from the input, the rest in the query or body. */
+export function buildRequest(
+  baseUrl: string,
+  route: Route,
+  input: Record<string, unknown>,
+): { url: string; body: string | undefined } {
+  const rest: Record<string, unknown> = { ...input };
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(value ?? ''));
+  });
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  if (route.method === 'GET' || route.method === 'DELETE') {
+    for (const [key, value] of Object.entries(rest)) {
+      if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+    }
+    return { url: url.toString(), body: undefined };
+  }
+  return { url: url.toString(), body: JSON.stringify(rest) };
+}

@@ -1,0 +1,121 @@
+import { DirectoryError, errorFromReply } from './errors.ts';
+import { buildRequest, type Route } from './routes.ts';
+
+export interface TransportOptions {
+  /** Where the service runs, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /** Sent as `x-api-key` on every request. */
+  apiKey?: string;
+  /** Used for every request; default `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Further attempts after a failure that may be retried; default 3. */
+  retries?: number;
+  /** The limit for one attempt in ms, response body included; default 30000. */
+  timeoutMs?: number;
+}
+
+export type Send = (route: Route, input: Record<string, unknown>) => Promise<unknown>;
+
+const BASE_DELAY_MS = 250;
+const MAX_DELAY_MS = 10_000;
+/** A server asking for a longer pause than this is not waited for longer. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/** Exponential backoff with full jitter: a random pause up to base·2^attempt, capped. */
+const backoff = (attempt: number) => Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
+
+/** `Retry-After` in seconds or as an HTTP date, in ms, capped; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Settles at the latest when `signal` aborts, even with an injected fetch that ignores signals. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** A connection refused before anything was sent: the server cannot have acted on the request. */
+function refusedBeforeSending(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown; errors?: unknown } } | undefined)?.cause;
+  if (cause?.code === 'ECONNREFUSED') return true;
+  // With autoSelectFamily Node tries every address and reports them together.
+  return (
+    Array.isArray(cause?.errors) &&
+    cause.errors.length > 0 &&
+    cause.errors.every((e) => (e as { code?: unknown }).code === 'ECONNREFUSED')
+  );
+}
+
+type Outcome =
+  | { ok: true; body: unknown }
+  | { ok: false; error: DirectoryError; retry: boolean; delayMs?: number | undefined };
+
+/**
+ * Sends one call with the key in the `x-api-key` header, each attempt limited to `timeoutMs`.
+ * Retried: 429 (refused before any processing) and a refused connection, for every call;
+ * 5xx, timeouts and other network failures only for routes marked `repeatable`.
+ */
+export function createTransport(options: TransportOptions): Send {
+  const { baseUrl, apiKey, retries = 3, timeoutMs = 30_000 } = options;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+
+  async function attempt(route: Route, input: Record<string, unknown>): Promise<Outcome> {
+    const { url, body } = buildRequest(baseUrl, route, input);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (apiKey !== undefined) headers['x-api-key'] = apiKey;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const { signal } = controller;
+      const res = await untilAborted(fetchFn(url, { method: route.method, headers, body, signal }), signal);
+      const text = await untilAborted(res.text(), signal);
+      if (res.ok) {
+        try {
+          return { ok: true, body: JSON.parse(text) };
+        } catch {
+          return { ok: false, error: errorFromReply(res.status, res.statusText, text), retry: false };
+        }
+      }
+      const error = errorFromReply(res.status, res.statusText, text);
+      const retry = res.status === 429 || (res.status >= 500 && route.repeatable);
+      const delayMs =
+        res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
+      return { ok: false, error, retry, delayMs };
+    } catch (err) {
+      if (controller.signal.aborted) {
+        const error = new DirectoryError(0, 'Timeout', [`No response within ${timeoutMs} ms`], {
+          cause: err,
+        });
+        return { ok: false, error, retry: route.repeatable };
+      }
+      const reason = (err as { cause?: { message?: unknown } }).cause?.message ?? (err as Error).message;
+      const error = new DirectoryError(0, 'Network error', [`${route.method} ${url}: ${String(reason)}`], {
+        cause: err,
+      });
+      return { ok: false, error, retry: route.repeatable || refusedBeforeSending(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return async (route, input) => {
+    for (let n = 0; ; n++) {
+      const outcome = await attempt(route, input);
+      if (outcome.ok) return outcome.body;
+      if (!outcome.retry || n >= retries) throw outcome.error;
+      await sleep(outcome.delayMs ?? backoff(n));
+    }
+  };
+}
