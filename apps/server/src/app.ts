@@ -33,15 +33,17 @@ export function createApp(options: AppOptions): express.Express {
 
   const metrics = createMetrics({ db, pool: options.pool, logger });
   app.use(requestId(logger));
-  app.use(metrics.observe);
+  // One listener per request for both the request log line and the metrics.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      res.locals.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
-        'request',
-      );
+      metrics.record(req, res, ms / 1000);
+      if (logger.isLevelEnabled('info'))
+        res.locals.log.info(
+          { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+          'request',
+        );
     });
     next();
   });

@@ -65,6 +65,11 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   await closed;
   clearTimeout(force);
+  // A handler whose client went away may still be running: let it finish with the pool.
+  const deadline = Date.now() + 10_000;
+  const { pool } = handle;
+  while ((pool.totalCount > pool.idleCount || pool.waitingCount > 0) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   await handle.close();
   logger.info('stopped');
   process.exit(0);

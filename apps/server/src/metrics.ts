@@ -1,5 +1,5 @@
 import { type Database, type Kysely, sql } from '@directory/db';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
 
@@ -73,17 +73,13 @@ export function createMetrics(options: {
   });
 
   return {
-    /** Observes every request when its answer is finished. */
-    observe(req: Request, res: Response, next: NextFunction) {
-      const stop = duration.startTimer();
-      res.on('finish', () => {
-        // The route pattern, never the raw path: slugs and ids would make a series per record.
-        const route = req.route?.path ?? (req.baseUrl || 'unmatched');
-        const labels = { method: req.method, route: String(route), status: String(res.statusCode) };
-        requests.inc(labels);
-        stop(labels);
-      });
-      next();
+    /** Counts and times a request whose answer is finished. */
+    record(req: Request, res: Response, seconds: number) {
+      // The route pattern, never the raw path: slugs and ids would make a series per record.
+      const route = req.route?.path ?? (req.baseUrl || 'unmatched');
+      const labels = { method: req.method, route: String(route), status: String(res.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
     },
     async handler(_req: Request, res: Response) {
       res.setHeader('Content-Type', registry.contentType);

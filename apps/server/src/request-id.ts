@@ -21,7 +21,14 @@ export function requestId(logger: Logger) {
     const incoming = req.get('x-request-id');
     const id = incoming && ACCEPTED_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = id;
-    res.locals.log = logger.child({ requestId: id });
+    // Made when first used: most requests log nothing at the usual levels.
+    let log: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', {
+      get: () => {
+        log ??= logger.child({ requestId: id });
+        return log;
+      },
+    });
     res.setHeader('X-Request-Id', id);
     next();
   };

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database, LinkType, NewProjectRow, ProjectRow } from './tables.ts';
 
@@ -27,7 +27,26 @@ export type ProjectDetailRow = ProjectRow & { links: LinkDetail[]; tags: TagDeta
  * bulk loads, autovacuum off), instead of turning into hash joins over whole tables.
  */
 export async function findProjectDetailBySlug(db: Db, slug: string): Promise<ProjectDetailRow | undefined> {
-  return projectDetailBySlugQuery(db, slug).executeTakeFirst();
+  const { sql: text, parameters, slugAt } = compiledDetailQuery(db);
+  const values = [...parameters];
+  values[slugAt] = slug;
+  const result = await db.executeQuery<ProjectDetailRow>(CompiledQuery.raw(text, values));
+  return result.rows[0];
+}
+
+// Built and compiled once per database: building this nested query took Kysely longer than
+// PostgreSQL takes to run it. The slug is found among the parameters by a marker that no
+// input can be (inputs never contain NUL).
+const SLUG_MARKER = '\u0000slug';
+const compiledDetail = new WeakMap<Db, { sql: string; parameters: readonly unknown[]; slugAt: number }>();
+function compiledDetailQuery(db: Db) {
+  let compiled = compiledDetail.get(db);
+  if (!compiled) {
+    const { sql: text, parameters } = projectDetailBySlugQuery(db, SLUG_MARKER).compile();
+    compiled = { sql: text, parameters, slugAt: parameters.indexOf(SLUG_MARKER) };
+    compiledDetail.set(db, compiled);
+  }
+  return compiled;
 }
 
 /**
@@ -177,7 +196,6 @@ export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void
 }
 
 export interface NewLink {
-  id: string;
   type: LinkType;
   url: string;
   title: string | null;
@@ -227,7 +245,12 @@ async function findLinksAndTags(db: Db, projectIds: string[]) {
  * in place when its type, title or position changed; the rest are deleted or inserted. An
  * update that repeats a project's links and tags therefore writes none of them.
  */
-export async function replaceLinksAndTags(db: Db, projects: LinksAndTags[]): Promise<void> {
+export async function replaceLinksAndTags(
+  db: Db,
+  projects: LinksAndTags[],
+  /** Ids for the links that are inserted (a kept link keeps its id). */
+  newId: () => string,
+): Promise<void> {
   if (projects.length === 0) return;
   const stored = await findLinksAndTags(
     db,
@@ -245,7 +268,7 @@ export async function replaceLinksAndTags(db: Db, projects: LinksAndTags[]): Pro
       const key = `${projectId} ${link.url}`;
       const old = storedLinks.get(key);
       storedLinks.delete(key);
-      if (!old) linkInserts.push({ ...link, project_id: projectId, position });
+      if (!old) linkInserts.push({ ...link, id: newId(), project_id: projectId, position });
       else if (old.type !== link.type || old.title !== link.title || old.position !== position)
         linkUpdates.push({ ...link, id: old.id, project_id: projectId, position });
     }

@@ -102,7 +102,6 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
       replacements.push({
         projectId: id,
         links: item.input.links.map((l) => ({
-          id: createId(),
           type: l.type,
           url: l.url,
           title: l.title ?? null,
@@ -113,7 +112,7 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
     }
     await insertProjects(trx, inserts);
     await updateProjects(trx, updates);
-    await replaceLinksAndTags(trx, replacements);
+    await replaceLinksAndTags(trx, replacements, createId);
   }
   return results;
 }
