@@ -304,7 +304,7 @@ Run it on an otherwise idle machine: the load generator, the server and PostgreS
 | \`--tasks\` | \`BENCH_TASKS\` | 20000 | seeded discovery tasks, the same at every size |
 | \`--connections\` | \`BENCH_CONNECTIONS\` | 64 | connections for single-item reads and claims |
 | \`--batch-connections\` | \`BENCH_BATCH_CONNECTIONS\` | 16 | connections for the duplicate checks |
-| \`--upsert-connections\` | \`BENCH_UPSERT_CONNECTIONS\` | 8 | connections for the upsert batches |
+| \`--upsert-connections\` | \`BENCH_UPSERT_CONNECTIONS\` | 4 | connections for the upsert batches (on 2 cores, more batches at once only contend for the same cores) |
 | \`--db-pool-size\` | \`BENCH_DB_POOL_SIZE\` | 10 | \`DB_POOL_SIZE\` of the server and the baseline |
 | \`--claims-per-second\` | \`BENCH_CLAIMS_PER_SECOND\` | 5000 | PENDING tasks added for the claim scenario per second of its run |
 | \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\` |

@@ -46,7 +46,7 @@ const settings = {
   warmup: integer('warmup', 'BENCH_WARMUP', 5, 0),
   connections: integer('connections', 'BENCH_CONNECTIONS', 64, 1),
   batchConnections: integer('batch-connections', 'BENCH_BATCH_CONNECTIONS', 16, 1),
-  upsertConnections: integer('upsert-connections', 'BENCH_UPSERT_CONNECTIONS', 8, 1),
+  upsertConnections: integer('upsert-connections', 'BENCH_UPSERT_CONNECTIONS', 4, 1),
   dbPoolSize: integer('db-pool-size', 'BENCH_DB_POOL_SIZE', 10, 1),
   sizes: setting('sizes', 'BENCH_SIZES', '1000,100000')
     .split(',')
