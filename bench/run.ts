@@ -12,6 +12,8 @@ import { DEFAULT_TASKS, seed } from './seed.ts';
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
 
 const { values: flags } = parseArgs({
+  // `pnpm bench -- --write` passes the `--` along; it separates nothing here.
+  args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
   options: {
     duration: { type: 'string' },
     warmup: { type: 'string' },
