@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { connect, type ProjectDetailRow, projectDetailBySlugQuery } from '../packages/db/src/index.ts';
+import { toProject } from '../packages/core/src/schemas/project.ts';
+import { connect, type ProjectDetailRow, projectDetailStatement } from '../packages/db/src/index.ts';
 
 // The raw limit for GET /api/projects/{slug}: node:http and a pg.Pool, nothing else. It runs
 // exactly the SQL of the service (the repository's own query, compiled once) as a named
@@ -15,12 +16,12 @@ if (!databaseUrl?.match(/^postgres(ql)?:\/\//)) {
 const handle = await connect(databaseUrl, { poolSize: Number(process.env.DB_POOL_SIZE || 10) });
 const { pool } = handle;
 
-// Kysely only compiles here; every query below goes straight through pg. The slug is a
-// parameter; a sentinel finds its place among the others (the LIMIT 1 is one too).
-const SENTINEL = '\u0000slug';
-const compiled = projectDetailBySlugQuery(handle.db, SENTINEL).compile();
-const statement = { name: 'baseline_project_by_slug', text: compiled.sql };
-const valuesFor = (slug: string) => compiled.parameters.map((p) => (p === SENTINEL ? slug : p));
+// Kysely only compiles the service's statement (once); every query below goes straight
+// through pg, as a named prepared statement like the service's.
+const statementFor = (slug: string) => {
+  const { sql, parameters } = projectDetailStatement(handle.db, slug);
+  return { name: 'baseline_project_by_slug', text: sql, values: parameters };
+};
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
@@ -45,28 +46,10 @@ const server = createServer(async (req, res) => {
     return send(res, 400, { success: false, error: 'Validation error', details: ['path: Malformed URL'] });
   }
   try {
-    const { rows } = await pool.query<ProjectDetailRow>({ ...statement, values: valuesFor(slug) });
+    const { rows } = await pool.query<ProjectDetailRow>(statementFor(slug));
     const row = rows[0];
     if (!row) return send(res, 404, notFound(`Project with slug "${slug}" not found`));
-    send(res, 200, {
-      success: true,
-      data: {
-        id: row.id,
-        name: row.name,
-        nameEn: row.name_en,
-        slug: row.slug,
-        description: row.description,
-        descriptionEn: row.description_en,
-        content: row.content,
-        contentEn: row.content_en,
-        status: row.status,
-        source: row.source,
-        createdAt: row.created_at.toISOString(),
-        updatedAt: row.updated_at.toISOString(),
-        tags: row.tags,
-        links: row.links,
-      },
-    });
+    send(res, 200, { success: true, data: toProject(row) });
   } catch {
     send(res, 500, {
       success: false,

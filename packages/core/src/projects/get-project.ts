@@ -1,6 +1,6 @@
 import { findProjectDetailBySlug } from '@directory/db';
 import { AppError } from '../errors.ts';
-import { iso } from '../schemas/common.ts';
+import { toProject } from '../schemas/project.ts';
 import { publicProcedure } from '../trpc.ts';
 import { GetProjectInput, GetProjectOutput, getProjectMeta } from './get-project.types.ts';
 
@@ -14,23 +14,5 @@ export const getProject = publicProcedure
   .query(async ({ ctx, input }) => {
     const row = await findProjectDetailBySlug(ctx.db, input.slug);
     if (!row) throw projectNotFound(input.slug);
-    return {
-      success: true as const,
-      data: {
-        id: row.id,
-        name: row.name,
-        nameEn: row.name_en,
-        slug: row.slug,
-        description: row.description,
-        descriptionEn: row.description_en,
-        content: row.content,
-        contentEn: row.content_en,
-        status: row.status,
-        source: row.source,
-        createdAt: iso(row.created_at),
-        updatedAt: iso(row.updated_at),
-        tags: row.tags,
-        links: row.links,
-      },
-    };
+    return { success: true as const, data: toProject(row) };
   });

@@ -1,5 +1,6 @@
+import type { ProjectDetailRow } from '@directory/db';
 import { z } from 'zod';
-import { httpUrl, optional, text, timestamp } from './common.ts';
+import { httpUrl, iso, optional, text, timestamp } from './common.ts';
 
 const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
 const PROJECT_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
@@ -87,3 +88,22 @@ export const Project = z
   })
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof Project>;
+
+export function toProject(row: ProjectDetailRow): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    nameEn: row.name_en,
+    slug: row.slug,
+    description: row.description,
+    descriptionEn: row.description_en,
+    content: row.content,
+    contentEn: row.content_en,
+    status: row.status,
+    source: row.source,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    tags: row.tags,
+    links: row.links,
+  };
+}
