@@ -204,6 +204,8 @@ export interface NewLink {
 
 export interface LinksAndTags {
   projectId: string;
+  /** Inserted by this transaction: it has no links or tags to read first. */
+  isNew: boolean;
   links: NewLink[];
   tagIds: string[];
 }
@@ -255,7 +257,7 @@ export async function replaceLinksAndTags(
   if (projects.length === 0) return;
   const stored = await findLinksAndTags(
     db,
-    projects.map((p) => p.projectId),
+    projects.filter((p) => !p.isNew).map((p) => p.projectId),
   );
   const storedLinks = new Map(stored.links.map((l) => [`${l.project_id} ${l.url}`, l]));
   const storedTags = new Map(stored.tags.map((t) => [`${t.project_id} ${t.tag_id}`, t]));

@@ -101,6 +101,7 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
       else inserts.push({ ...write, slug: item.keys.slug ?? fallbackSlug('project', id) });
       replacements.push({
         projectId: id,
+        isNew: !existing,
         links: item.input.links.map((l) => ({
           type: l.type,
           url: l.url,
