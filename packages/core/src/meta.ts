@@ -5,6 +5,7 @@ import type { ErrorKind } from './errors.ts';
  * Every procedure's meta: `openapi.method` and `openapi.path` are its REST route, and
  * `openapi.protect` says whether it takes the API key (the key check itself is the choice of
  * `keyedProcedure`; `protect` must agree, and is required so that the document never guesses).
+ * `openapi.description` is the operation's description in the OpenAPI document.
  */
 export type Meta = OpenApiMeta & {
   openapi: NonNullable<OpenApiMeta['openapi']> & { protect: boolean };
@@ -13,4 +14,10 @@ export type Meta = OpenApiMeta & {
    * every procedure, and every keyed one, may report): they become its documented error responses.
    */
   errors?: readonly ErrorKind[];
+  /**
+   * A realistic request (the body, or the query/path parameters of a GET/DELETE) and its 200
+   * response, drawn from the sample data (fixtures/projects.sample.json): shown in the OpenAPI
+   * document so that schema-driven tools send and expect real values.
+   */
+  examples?: { request?: Record<string, unknown>; response: Record<string, unknown> };
 };
