@@ -10,6 +10,7 @@ import { createMetrics, type PoolStats } from './metrics.ts';
 import { rateLimits } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { restRouter, sendError } from './rest-adapter.ts';
+import { webConsoleRouter } from './web.ts';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -22,6 +23,8 @@ export interface AppOptions {
   rateLimit?: RateLimitConfig;
   /** Express's "trust proxy" setting (TRUST_PROXY). */
   trustProxy?: string | undefined;
+  /** The web console's build directory (default apps/web/dist); false serves no console. */
+  webDir?: string | false;
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -85,6 +88,9 @@ export function createApp(options: AppOptions): express.Express {
       maxBodySize: bodyLimitBytes,
     }),
   );
+
+  // The web console at `/`, after every API route so that none of them can be shadowed (web.ts).
+  if (options.webDir !== false) app.use(webConsoleRouter(options.webDir));
 
   app.use((req: Request, res: Response) => {
     sendError(res, new AppError('NOT_FOUND', [`No route for ${req.method} ${req.path}`]));
