@@ -93,7 +93,7 @@ export function App() {
               type="button"
               className="lang"
               lang={lang === 'zh' ? 'en' : 'zh-CN'}
-              aria-label={t.switchToLabel}
+              aria-label={`${t.switchTo} · ${t.switchToLabel}`}
               onClick={() => setLang(lang === 'zh' ? 'en' : 'zh')}
             >
               {t.switchTo}

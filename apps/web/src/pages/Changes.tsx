@@ -37,7 +37,7 @@ function Changes() {
           <h1 id={`${id}-h`}>{t.changesTitle}</h1>
           <p className="muted">{t.changesHelp}</p>
         </div>
-        <span className={`live ${feed}`} role="status">
+        <span className="live" data-state={feed} role="status">
           {feed === 'live' ? t.live : feed === 'unavailable' ? t.liveOff : t.loading}
         </span>
       </div>

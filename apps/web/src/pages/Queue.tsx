@@ -55,7 +55,7 @@ function Queue() {
     <div className="queue-page">
       <div className="results-head">
         <h1 id={`${id}-h`}>{t.queueTitle}</h1>
-        <span className={`live ${feed}`} role="status">
+        <span className="live" data-state={feed} role="status">
           {feed === 'live' ? t.live : feed === 'unavailable' ? t.liveOff : t.loading}
         </span>
       </div>
