@@ -1,3 +1,4 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: the tests read what a person sees (innerText honours CSS)
 import { readFileSync } from 'node:fs';
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import type { Browser, Page } from 'playwright-core';
