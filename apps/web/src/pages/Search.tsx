@@ -88,7 +88,10 @@ export function SearchPage() {
   const first = pages[0];
   const items = pages.flatMap((p) => p.projects);
   const set = (change: Partial<SearchParams>) => navigate(searchHref({ ...shown, ...change }));
-  const filtered = Boolean(params.tag?.length || params.status || params.linkType?.length);
+  const filterCount = (params.tag?.length ?? 0) + (params.status ? 1 : 0) + (params.linkType?.length ?? 0);
+  const filtered = filterCount > 0;
+  // At phone width the filters fold away behind a button (always shown on wider screens: CSS).
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   return (
     <div className="search-page">
@@ -112,8 +115,20 @@ export function SearchPage() {
         </form>
       </search>
       <div className="search-layout">
-        <aside className="facets" aria-label={t.filters}>
-          <Facets reply={first} params={params} set={set} t={t} />
+        <aside className="facets" aria-label={t.filters} data-open={filtersOpen}>
+          <button
+            type="button"
+            className="ghost filters-toggle"
+            aria-expanded={filtersOpen}
+            aria-controls={`${id}-facets`}
+            onClick={() => setFiltersOpen((open) => !open)}
+          >
+            {t.filters}
+            {filterCount > 0 && ` (${filterCount})`}
+          </button>
+          <div id={`${id}-facets`} className="facet-groups">
+            <Facets reply={first} params={params} set={set} t={t} />
+          </div>
           {filtered && (
             <button
               type="button"
