@@ -88,7 +88,8 @@ function Stats({ poll }: { poll: number | false }) {
     [
       'oldestClaimableAgeSeconds',
       t.oldestClaimable,
-      stats ? (age === null || age === undefined ? t.none : t.seconds(age)) : undefined,
+      // 0 when nothing is claimable: shown as none rather than as "0 s".
+      stats ? (!stats.claimable || age === null || age === undefined ? t.none : t.seconds(age)) : undefined,
     ],
     ['reapedTotal', t.reaped, stats?.reapedTotal],
   ];
