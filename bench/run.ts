@@ -8,6 +8,7 @@ import { type Child, createDatabase, type Database, ROOT, startChild } from './p
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
 import { DEFAULT_TASKS, seed } from './seed.ts';
+import { currentSection } from './web.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
 
@@ -146,7 +147,9 @@ try {
   console.log(renderSummary(report));
   if (flags.write) {
     const file = join(ROOT, 'bench/RESULTS.md');
-    writeFileSync(file, renderMarkdown(report));
+    // The web console's section (bench/web.ts writes it) is kept.
+    const web = currentSection();
+    writeFileSync(file, renderMarkdown(report) + (web ? `\n${web}\n` : ''));
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);

@@ -19,29 +19,14 @@ import { type Child, createDatabase, ROOT, startChild } from './processes.ts';
 // (no answer cached in the browser). With --write the figures replace the "Web console"
 // section of bench/RESULTS.md.
 
-const { values: flags } = parseArgs({
-  args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
-  options: {
-    projects: { type: 'string', default: process.env.BENCH_WEB_PROJECTS ?? '100000' },
-    runs: { type: 'string', default: '5' },
-    'database-url': {
-      type: 'string',
-      default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-    },
-    write: { type: 'boolean', default: false },
-  },
-});
-const PROJECTS = Number(flags.projects);
-const RUNS = Number(flags.runs);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const KEY = `bench-web-${Date.now()}`;
 
 /** The queries of issue 11, and a few broader ones (many matches: the ranking has more to do). */
 export const QUERIES = ['通义', 'tyqw', 'tongyi', 'qwen', '模型', 'zhineng', 'open model', 'llm'];
 
 const SAMPLE = JSON.parse(readFileSync(join(ROOT, 'fixtures/projects.sample.json'), 'utf8')) as object[];
 
-async function seedThroughApi(url: string, total: number) {
+async function seedThroughApi(url: string, total: number, key: string) {
   const started = performance.now();
   const batches: object[][] = [SAMPLE];
   for (let i = 0; i < total; i += 100)
@@ -52,7 +37,7 @@ async function seedThroughApi(url: string, total: number) {
       const batch = batches[next++]!;
       const res = await fetch(`${url}/api/webhook/projects`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
         body: JSON.stringify({ projects: batch }),
       });
       if (!res.ok) throw new Error(`seeding: ${res.status} ${await res.text()}`);
@@ -146,16 +131,21 @@ function gzipNote(): string {
   );
 }
 
-export function renderSection(projects: number, seedSeconds: number, results: WebResult[]): string {
+export function renderSection(
+  projects: number,
+  runs: number,
+  seedSeconds: number,
+  results: WebResult[],
+): string {
   const all = results.flatMap((r) => r.times);
   const lines = [
     '## Web console: from the last keystroke to a visible result',
     '',
-    `\`node --import tsx bench/web.ts --projects ${projects} --runs ${RUNS} --write\`: Debian's Chromium ` +
+    `\`node --import tsx bench/web.ts --projects ${projects} --runs ${runs} --write\`: Debian's Chromium ` +
       `(headless, playwright-core) types each query into the search page of the real server (PostgreSQL, ` +
       `${projects.toLocaleString('en-US')} generated projects plus the 40 sample ones, seeded through the API ` +
       `in ${seedSeconds.toFixed(0)} s); the page records the time from the last keyup to the first result of ` +
-      `that query in the DOM (the 120 ms debounce included). ${RUNS} runs per query on freshly loaded pages, ` +
+      `that query in the DOM (the 120 ms debounce included). ${runs} runs per query on freshly loaded pages, ` +
       `after one warm-up run; ${cpus().length} cores shared with the server and the database. Target: ≤ 300 ms.`,
     '',
     '| query | median ms | max ms | first result |',
@@ -198,6 +188,21 @@ export function currentSection(): string | undefined {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values: flags } = parseArgs({
+    args: process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--')),
+    options: {
+      projects: { type: 'string', default: process.env.BENCH_WEB_PROJECTS ?? '100000' },
+      runs: { type: 'string', default: '5' },
+      'database-url': {
+        type: 'string',
+        default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+      },
+      write: { type: 'boolean', default: false },
+    },
+  });
+  const PROJECTS = Number(flags.projects);
+  const RUNS = Number(flags.runs);
+  const KEY = `bench-web-${Date.now()}`;
   const database = await createDatabase(flags['database-url'], 'web');
   let server: Child | undefined;
   try {
@@ -210,10 +215,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       LOG_LEVEL: 'warn',
     });
     console.log(`seeding ${PROJECTS.toLocaleString('en-US')} projects through ${server.url} …`);
-    const seedSeconds = await seedThroughApi(server.url, PROJECTS);
+    const seedSeconds = await seedThroughApi(server.url, PROJECTS, KEY);
     console.log(`seeded in ${seedSeconds.toFixed(1)} s; measuring`);
     const results = await measureSearchPage(server.url, RUNS);
-    const section = renderSection(PROJECTS, seedSeconds, results);
+    const section = renderSection(PROJECTS, RUNS, seedSeconds, results);
     console.log(`\n${section}`);
     if (flags.write) {
       writeSection(section);
