@@ -103,7 +103,7 @@ export async function measureSearchPage(baseUrl: string, runs: number): Promise<
         }, query);
         // The first run warms the server's caches and JIT: not counted.
         if (run > 0) times.push(ms);
-        firstResult = (await page.locator('ol.result-list li h2').first().textContent()) ?? '';
+        firstResult = (await page.locator('ol.result-list > li h2').first().textContent()) ?? '';
       }
       results.push({ query, times, firstResult });
       console.log(
