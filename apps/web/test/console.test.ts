@@ -323,6 +323,21 @@ describe('the web console in Chromium', () => {
     expect(
       await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
     ).toBe(true);
+
+    // Adding tasks from pasted URLs: the duplicate check is shown first, then only new ones are added.
+    const fresh = `https://example.org/console-test/pasted-${Date.now()}`;
+    await page.locator('.add-tasks textarea').fill(`${done}\n${fresh}\n`);
+    await page.locator('.add-tasks').getByRole('button', { name: 'Check for duplicates' }).click();
+    await page.locator('.check-results li').nth(1).waitFor();
+    expect(await page.locator('.check-results li[data-should-create="false"] .url').allInnerTexts()).toEqual([
+      done,
+    ]);
+    expect(await page.locator('.check-results li[data-should-create="true"] .url').allInnerTexts()).toEqual([
+      fresh,
+    ]);
+    await page.locator('.add-tasks').getByRole('button', { name: 'Add 1 task' }).click();
+    await page.locator('.add-tasks [role="status"]').filter({ hasText: 'Added 1, skipped 0.' }).waitFor();
+    await page.locator('tr', { hasText: fresh }).waitFor({ timeout: 15_000 });
     await close(page);
   });
 
