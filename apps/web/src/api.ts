@@ -199,9 +199,10 @@ export interface SearchParams {
 }
 
 export const api = {
-  search: (params: SearchParams, cursor: string | null, signal?: AbortSignal) =>
+  /** A page of results; `facets` asks for the facet counts too (they cost the server more). */
+  search: (params: SearchParams, cursor: string | null, signal?: AbortSignal, facets = false) =>
     call<SearchReply>('GET', '/api/projects', {
-      query: { ...params, cursor, facets: 'tags,status,linkTypes' },
+      query: { ...params, cursor, facets: facets ? 'tags,status,linkTypes' : undefined },
       signal,
     }),
   project: (slug: string, signal?: AbortSignal) =>

@@ -1,11 +1,11 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api, LINK_TYPES, type SearchItem, type SearchParams, type SearchReply } from '../api.ts';
 import { ErrorNote } from '../components.tsx';
 import { localName, type Messages, useI18n } from '../i18n.tsx';
 import { Link, navigate, useLocation } from '../router.tsx';
 
-const DEBOUNCE_MS = 120;
+const DEBOUNCE_MS = 100;
 const PAGE_SIZE = 20;
 
 /** The search as the URL holds it (so it can be shared): `/?q=…&tag=…&status=…&sort=…`. */
@@ -77,11 +77,20 @@ export function SearchPage() {
     return () => clearTimeout(timer);
   }, [text]);
 
+  // Results and facet counts are two requests: the results show as soon as they come, and the
+  // counts (which cost the server more) neither hold them up nor are asked again for each page
+  // or another sort order.
   const query = useInfiniteQuery({
     queryKey: ['search', params],
     queryFn: ({ pageParam, signal }) => api.search(params, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last: SearchReply) => (last.hasMore ? last.nextCursor : null),
+    placeholderData: keepPreviousData,
+  });
+  const { sort: _sort, order: _order, limit: _l, ...filters } = params;
+  const facets = useQuery({
+    queryKey: ['facets', filters],
+    queryFn: ({ signal }) => api.search({ ...filters, limit: 1 }, null, signal, true),
     placeholderData: keepPreviousData,
   });
   const pages = query.data?.pages ?? [];
@@ -127,7 +136,7 @@ export function SearchPage() {
             {filterCount > 0 && ` (${filterCount})`}
           </button>
           <div id={`${id}-facets`} className="facet-groups">
-            <Facets reply={first} params={params} set={set} t={t} />
+            <Facets reply={facets.data} params={params} set={set} t={t} />
           </div>
           {filtered && (
             <button
