@@ -5,7 +5,7 @@ import { ErrorNote } from '../components.tsx';
 import { localName, type Messages, useI18n } from '../i18n.tsx';
 import { Link, navigate, useLocation } from '../router.tsx';
 
-const DEBOUNCE_MS = 100;
+const DEBOUNCE_MS = 80;
 const PAGE_SIZE = 20;
 
 /** The search as the URL holds it (so it can be shared): `/?q=…&tag=…&status=…&sort=…`. */
