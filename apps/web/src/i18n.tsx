@@ -118,7 +118,7 @@ const en = {
   createN: (n: number) => `Add ${n} ${n === 1 ? 'task' : 'tasks'}`,
   added: (created: number, skipped: number) => `Added ${created}, skipped ${skipped}.`,
   live: 'Live',
-  liveOff: 'Live updates unavailable',
+  liveOff: 'Refreshed every 5 s',
   seconds: (s: number) => formatDuration(s, 'en'),
   // changes
   changesTitle: 'Changes',
@@ -245,7 +245,7 @@ const zh: Messages = {
   createN: (n) => `添加 ${n} 个任务`,
   added: (created, skipped) => `已添加 ${created} 个，跳过 ${skipped} 个。`,
   live: '实时',
-  liveOff: '实时更新不可用',
+  liveOff: '每 5 秒刷新',
   seconds: (s) => formatDuration(s, 'zh'),
   changesTitle: '变更',
   changesHelp: '每一次写入，实时显示。',

@@ -38,7 +38,7 @@ function Changes() {
           <p className="muted">{t.changesHelp}</p>
         </div>
         <span className="live" data-state={feed} role="status">
-          {feed === 'live' ? t.live : feed === 'unavailable' ? t.liveOff : t.loading}
+          {feed === 'live' ? t.live : feed === 'unavailable' ? t.none : t.loading}
         </span>
       </div>
       {feed === 'unavailable' && <p className="notice error">{t.unavailable}</p>}
