@@ -10,6 +10,8 @@ const SAMPLE = JSON.parse(
 ) as { name: string; nameEn?: string; tags: { name: string; nameEn?: string }[] }[];
 
 const QWEN = '通义千问';
+/** expect.poll's default second is short on a busy 2-core machine. */
+const WAIT = { timeout: 10_000 };
 
 /** A project whose content tries to run script in three ways, and has markdown to render. */
 const HOSTILE = {
@@ -112,12 +114,12 @@ describe('the web console in Chromium', () => {
     await option.locator('input').check();
     await page.waitForURL((url) => url.searchParams.getAll('tag').includes(slug));
     await expect
-      .poll(async () => page.locator('h1[aria-live]').innerText())
+      .poll(async () => page.locator('h1[aria-live]').innerText(), WAIT)
       .toMatch(new RegExp(`^${count} project`));
     // Every result shown has the tag, and there are `count` of them (loading more pages if needed).
     while (await page.getByRole('button', { name: 'Load more' }).isVisible())
       await page.getByRole('button', { name: 'Load more' }).click();
-    await expect.poll(() => page.locator('ol.result-list > li').count()).toBe(count);
+    await expect.poll(() => page.locator('ol.result-list > li').count(), WAIT).toBe(count);
     expect(count).toBeLessThan(SAMPLE.length + 1);
     expect(totalBefore).toBeGreaterThan(0);
     const reply = await s.call('GET', `/api/projects?tag=${slug}&limit=100`, { key: false });
@@ -138,7 +140,7 @@ describe('the web console in Chromium', () => {
     while (await more.isVisible()) {
       const before = await page.locator('ol.result-list > li').count();
       await more.click();
-      await expect.poll(() => page.locator('ol.result-list > li').count()).toBeGreaterThan(before);
+      await expect.poll(() => page.locator('ol.result-list > li').count(), WAIT).toBeGreaterThan(before);
       pages += 1;
     }
     const slugs = await page
@@ -277,7 +279,7 @@ describe('the web console in Chromium', () => {
     const stats = (await s.call('GET', '/api/discovery/stats')).json;
     for (const status of ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'])
       await expect
-        .poll(() => page.locator(`[data-stat="${status}"] dd`).innerText())
+        .poll(() => page.locator(`[data-stat="${status}"] dd`).innerText(), WAIT)
         .toBe(String(stats.counts[status]));
     for (const figure of ['claimable', 'delayed', 'leased', 'reapedTotal'])
       expect(await page.locator(`[data-stat="${figure}"] dd`).innerText()).toBe(String(stats[figure]));
@@ -289,7 +291,7 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Failed', exact: true }).click();
     await page.locator(`tr[data-task="${failed.id}"] button`).click();
     await page.locator('.task-detail').getByRole('button', { name: 'Retry' }).click();
-    await expect.poll(() => page.locator('.task-detail .badge').first().innerText()).toBe('Pending');
+    await expect.poll(() => page.locator('.task-detail .badge').first().innerText(), WAIT).toBe('Pending');
     expect((await s.call('GET', `/api/discovery/tasks/${failed.id}`)).json.task.status).toBe('PENDING');
 
     // A task completed through the API shows up without a reload (the marker would not survive one).
