@@ -54,17 +54,20 @@ export interface TagsReply {
   hasMore: boolean;
   nextCursor: string | null;
 }
-/** Queue tasks carry the lease fields of part B (absent on a server without them). */
-export interface QueueTask extends Task {
+/**
+ * Queue tasks carry the lease fields of part B (absent on a server without them). Intersections,
+ * not `extends`: they stay valid once the router's Task has these fields as required.
+ */
+export type QueueTask = Task & {
   attempt?: number;
   leaseExpiresAt?: string | null;
   worker?: string | null;
   availableAt?: string | null;
-}
-export interface QueueTaskList extends Omit<TaskList, 'tasks'> {
+};
+export type QueueTaskList = Omit<TaskList, 'tasks'> & {
   tasks: QueueTask[];
   nextCursor?: string | null;
-}
+};
 export interface StatsReply {
   success: true;
   counts: Record<TaskStatus, number>;
