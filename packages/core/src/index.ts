@@ -1,8 +1,10 @@
 export { type Credentials, readCredentials } from './auth.ts';
 export { AppError, type ErrorBody, type ErrorKind, toAppError } from './errors.ts';
+export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
 export { openApiDocument } from './openapi.ts';
 export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from './router.ts';
+export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/common.ts';
 export { ProjectInput } from './schemas/project.ts';
 export { slugify } from './slug.ts';
 export { type Context, createCallerFactory } from './trpc.ts';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
+import { count } from '../schemas/common.ts';
 import { ProjectInput } from '../schemas/project.ts';
 
 export const upsertProjectsMeta: Meta = {
@@ -13,6 +15,10 @@ export const upsertProjectsMeta: Meta = {
       'Each item is matched to a stored project by CODEHOST url, then WEBSITE url, then slug, and ' +
       'updated (fields, tags and links replaced) or created. Items are processed in order, each in its own transaction.',
   },
+  examples: {
+    request: { projects: [ex.QWEN_INPUT, ex.DEEPSEEK_V3_INPUT] },
+    response: { success: true, processed: 2, created: 1, updated: 1, failed: 0, errors: [] },
+  },
 };
 
 export const UpsertProjectsInput = z.object({
@@ -20,16 +26,16 @@ export const UpsertProjectsInput = z.object({
 });
 
 const UpsertError = z.object({
-  index: z.number().int(),
+  index: count(),
   name: z.string(),
   error: z.string(),
 });
 
 export const UpsertProjectsOutput = z.object({
   success: z.literal(true),
-  processed: z.number().int(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  failed: z.number().int(),
+  processed: count(),
+  created: count(),
+  updated: count(),
+  failed: count(),
   errors: z.array(UpsertError),
 });

@@ -15,10 +15,10 @@ export const Task = z
     startedAt: timestamp.nullable(),
     completedAt: timestamp.nullable(),
     projectId: z.string().nullable(),
-    explorationData: z.unknown(),
+    explorationData: z.record(z.string(), z.unknown()).nullable(),
     explorationSummary: z.string().nullable(),
     errorMessage: z.string().nullable(),
-    retryCount: z.number().int(),
+    retryCount: z.int().min(0),
     lastRetryAt: timestamp.nullable(),
   })
   .meta({ id: 'DiscoveryTask' });
@@ -34,7 +34,8 @@ export function toTask(row: TaskRow): Task {
     startedAt: isoOrNull(row.started_at),
     completedAt: isoOrNull(row.completed_at),
     projectId: row.project_id,
-    explorationData: row.exploration_data ?? null,
+    // stored only as a JSON object (PATCH) or a ProjectInput (complete)
+    explorationData: (row.exploration_data ?? null) as Record<string, unknown> | null,
     explorationSummary: row.exploration_summary,
     errorMessage: row.error_message,
     retryCount: row.retry_count,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
+import { count } from '../schemas/common.ts';
 import { Task, TaskStatus } from '../schemas/task.ts';
 
 export const findTasksMeta: Meta = {
@@ -9,6 +11,27 @@ export const findTasksMeta: Meta = {
     protect: true,
     tags: ['tasks'],
     summary: 'List discovery tasks in queue order (oldest first)',
+    description:
+      'Tasks oldest first (then by id), optionally of one status, `limit` (1–100, default 10) from `offset` ' +
+      '(default 0). `total` counts every task that matches; `hasMore` is true when more follow this page.',
+  },
+  examples: {
+    request: { status: 'PENDING', limit: 10, offset: 0 },
+    response: {
+      success: true,
+      tasks: [
+        ex.exampleTask('PENDING'),
+        {
+          ...ex.exampleTask('PENDING'),
+          id: 'k3j5h7g9f1d2s4a6q8w0e2r4',
+          sourceUrl: 'https://zh.wikipedia.org/wiki/通义千问',
+          sourceType: 'wiki',
+          createdAt: ex.UPDATED_AT,
+        },
+      ],
+      total: 2,
+      hasMore: false,
+    },
   },
 };
 
@@ -38,6 +61,6 @@ export const FindTasksInput = z.object({
 export const FindTasksOutput = z.object({
   success: z.literal(true),
   tasks: z.array(Task),
-  total: z.number().int(),
+  total: count(),
   hasMore: z.boolean(),
 });
