@@ -126,6 +126,40 @@ describe.each([false, true])(
   },
 );
 
+describe('the schemas are as tight as the server', () => {
+  const document: any = serverOpenApiDocument({ rateLimited: false });
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(document, 'doc');
+  const body = (path: string) =>
+    ajv.getSchema(
+      `doc#/paths/${path.replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema`,
+    )!;
+
+  it('endpoint 10 items need at least one field, not null, as the server does', () => {
+    const validate = body('/api/webhook/check-duplicates');
+    expect(validate({ projects: [{ slug: 'qwen' }] })).toBe(true);
+    expect(validate({ projects: [{}] })).toBe(false);
+    expect(validate({ projects: [{ slug: null }] })).toBe(false);
+  });
+
+  it('every integer of a response is a non-negative count', () => {
+    const integers: string[] = [];
+    const visit = (node: any, at: string) => {
+      if (node === null || typeof node !== 'object') return;
+      if (node.type === 'integer') {
+        integers.push(at);
+        expect(node.minimum, at).toBe(0);
+      }
+      for (const [k, v] of Object.entries(node)) visit(v, `${at}/${k}`);
+    };
+    for (const [path, item] of Object.entries<any>(document.paths))
+      for (const [method, op] of Object.entries<any>(item)) visit(op.responses['200'], `${method} ${path}`);
+    visit(document.components.schemas.DiscoveryTask, 'DiscoveryTask');
+    expect(integers.length).toBeGreaterThan(10);
+  });
+});
+
 describe('the example values', () => {
   it('are sample projects copied unchanged from fixtures/projects.sample.json', async () => {
     const { QWEN_INPUT, DEEPSEEK_V3_INPUT } = examples;
