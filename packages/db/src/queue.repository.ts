@@ -28,6 +28,7 @@ export async function claimTasks(
       limit ${claim.limit}
       for update skip locked
     )
+    , claimed as (
     update discovery_tasks t set
       status = 'IN_PROGRESS',
       started_at = now(),
@@ -41,11 +42,11 @@ export async function claimTasks(
     from picked
     where t.id = picked.id and t.status = 'PENDING'
     returning t.*
+    )
+    select * from claimed order by created_at, id
   `.execute(db);
-  return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || cmp(a.id, b.id));
+  return rows;
 }
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The condition of a live lease: this token, not expired (the reaper takes `< now()`). */
 const liveLease = (token: string) =>
