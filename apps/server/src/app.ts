@@ -1,5 +1,5 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
-import { AppError, appRouter, readCredentials, toAppError } from '@directory/core';
+import { AppError, appRouter, type QueueEvent, readCredentials, toAppError } from '@directory/core';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -9,7 +9,7 @@ import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { rateLimits } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
-import { restRouter, sendError } from './rest-adapter.ts';
+import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -24,6 +24,13 @@ export interface AppOptions {
   trustProxy?: string | undefined;
 }
 
+const queueCounters = new WeakMap<express.Express, (event: QueueEvent, n: number) => void>();
+
+/** Counts a queue event of this app on its /metrics (the reaper runs beside the app). */
+export function queueCounter(app: express.Express): (event: QueueEvent, n: number) => void {
+  return queueCounters.get(app) ?? (() => {});
+}
+
 export function createApp(options: AppOptions): express.Express {
   const { db, apiKey, logger, bodyLimitBytes } = options;
   const app = express();
@@ -32,6 +39,7 @@ export function createApp(options: AppOptions): express.Express {
   if (options.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.trustProxy));
 
   const metrics = createMetrics({ db, pool: options.pool, logger });
+  queueCounters.set(app, metrics.countQueue);
   app.use(requestId(logger));
   // One listener per request for both the request log line and the metrics.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -65,7 +73,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(docsRouter({ rateLimited: limits.length > 0 }));
   if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
 
-  app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes }));
+  app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes, count: metrics.countQueue }));
 
   // Internal tools: the same procedures over tRPC, key in the x-api-key header.
   app.use(
@@ -77,6 +85,8 @@ export function createApp(options: AppOptions): express.Express {
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], undefined),
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
+        signal: requestSignal(res),
+        count: metrics.countQueue,
       }),
       onError: ({ error, path, req }) => {
         if (toAppError(error).kind === 'INTERNAL' && req.res)

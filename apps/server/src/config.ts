@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_REAPER, type ReaperSettings } from '@directory/core';
 import { DEFAULT_DATABASE_URL } from '@directory/db';
 
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   /** Express's "trust proxy" setting, so that the client address is read from X-Forwarded-For; unset trusts none. */
   trustProxy: string | undefined;
   logLevel: string;
+  /** The task queue's reaper: interval (0 is off), attempt limit and backoff. */
+  reaper: ReaperSettings;
 }
 
 export interface RateLimitConfig {
@@ -72,6 +75,20 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     },
     trustProxy: env.TRUST_PROXY || undefined,
     logLevel: logLevel(env.LOG_LEVEL || 'info'),
+    reaper: reaperSettings(env),
+  };
+}
+
+function reaperSettings(env: NodeJS.ProcessEnv): ReaperSettings {
+  const backoffBaseMs = integer(env, 'TASK_BACKOFF_BASE_MS', DEFAULT_REAPER.backoffBaseMs, 0);
+  const backoffMaxMs = integer(env, 'TASK_BACKOFF_MAX_MS', DEFAULT_REAPER.backoffMaxMs, 0);
+  if (backoffMaxMs < backoffBaseMs)
+    throw new Error(`TASK_BACKOFF_MAX_MS must not be less than TASK_BACKOFF_BASE_MS (${backoffBaseMs})`);
+  return {
+    intervalMs: integer(env, 'TASK_REAP_INTERVAL_MS', DEFAULT_REAPER.intervalMs, 0),
+    maxAttempts: integer(env, 'TASK_MAX_ATTEMPTS', DEFAULT_REAPER.maxAttempts, 1),
+    backoffBaseMs,
+    backoffMaxMs,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import { startReaper } from '@directory/core';
 import { connect, migrateToLatest, redact } from '@directory/db';
-import { createApp, createHttpServer } from './app.ts';
+import { createApp, createHttpServer, queueCounter } from './app.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
 
@@ -38,6 +39,16 @@ const app = createApp({
   rateLimit: config.rateLimit,
   trustProxy: config.trustProxy,
 });
+// Expired task leases back to the queue; one process at a time across all of them.
+const reaper = startReaper({
+  db: handle.db,
+  settings: config.reaper,
+  onReaped: (r) => {
+    queueCounter(app)('reaped', r.requeued + r.failed);
+    logger.info(r, 'reaped expired task leases');
+  },
+  onError: (err) => logger.warn({ error: describeError(err) }, 'reaper pass failed'),
+});
 // Not app.listen(): Express 5 calls its callback on listen errors too.
 const server = createHttpServer(app, config);
 server.listen(config.port, config.host);
@@ -59,6 +70,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
+  await reaper.stop();
   // Stop accepting, let requests in flight finish, then close the pool.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

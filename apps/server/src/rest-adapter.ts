@@ -17,6 +17,8 @@ export interface RestOptions {
   db: Kysely<Database>;
   apiKey: string;
   bodyLimitBytes: number;
+  /** Counts queue events for /metrics. */
+  count?: Context['count'];
 }
 
 interface Route {
@@ -46,6 +48,15 @@ function procedureOf(caller: unknown, path: string): Call {
 
 /** Whether a request of this method has its body read (a DELETE body may carry apiKey); GET's is ignored. */
 export const readsBody = (method: string): boolean => method.toLowerCase() !== 'get';
+
+/** Aborts when the connection closes before the response is finished (the client went away). */
+export function requestSignal(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
 
 export function sendError(res: Response, error: AppError): void {
   res.status(error.status).json(error.body);
@@ -90,6 +101,8 @@ export function restRouter(options: RestOptions): Router {
               ? 'Expected a JSON object'
               : undefined,
         reportError: (err) => reportError(res.locals, err, { route: routeName }),
+        signal: requestSignal(res),
+        count: options.count,
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {

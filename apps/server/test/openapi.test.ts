@@ -17,6 +17,10 @@ const ENDPOINTS = [
   { op: 'POST /api/discovery/tasks/{id}/complete', keyed: true },
   { op: 'POST /api/discovery/check-duplicates', keyed: true },
   { op: 'POST /api/webhook/check-duplicates', keyed: true },
+  { op: 'POST /api/discovery/tasks/claim', keyed: true },
+  { op: 'POST /api/discovery/tasks/{id}/heartbeat', keyed: true },
+  { op: 'POST /api/discovery/tasks/{id}/release', keyed: true },
+  { op: 'GET /api/discovery/stats', keyed: true },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -38,7 +42,7 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     ...(keyed ? [401] : []),
     ...(path.includes('{') ? [404] : []),
     408,
-    ...(method === 'PATCH' || path.endsWith('/complete') ? [409] : []),
+    ...(method === 'PATCH' || /\/(complete|heartbeat|release)$/.test(path) ? [409] : []),
     ...(method !== 'GET' ? [413] : []),
     431,
     500,
@@ -99,7 +103,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
     });
 
-    it('has exactly the ten operations', () => {
+    it('has exactly the ten operations of the contract and the four of the queue', () => {
       const ops = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
       );
@@ -139,6 +143,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
         'query status': { type: 'string', enum: ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] },
         'query limit': expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100, default: 10 }),
         'query offset': expect.objectContaining({ type: 'integer', minimum: 0, default: 0 }),
+        'query cursor': expect.objectContaining({ type: 'string', minLength: 1 }),
       });
     });
 
@@ -316,6 +321,53 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(projects, await call(projects, {}, { body, key: false }), 401);
       conforms(projects, await call(projects, {}, { ...tooLarge, key: false }), 413);
       conforms(projects, await call(projects, {}, { body, ...hugeHeaders }), 431);
+    });
+
+    it('the queue: claim, heartbeat, release, stats', async () => {
+      const urls = [uniqueUrl('queue'), uniqueUrl('queue')];
+      await s.call('POST', '/api/discovery/tasks', {
+        body: { tasks: urls.map((sourceUrl) => ({ sourceUrl })) },
+      });
+      const claim = 'POST /api/discovery/tasks/claim';
+      const claimed = await call(claim, {}, { body: { limit: 50, leaseSeconds: 60, worker: 'w-1' } });
+      conforms(claim, claimed, 200);
+      conforms(claim, await call(claim, {}, { body: { limit: 51 } }), 400);
+      conforms(claim, await call(claim, {}, { body: {}, key: false }), 401);
+      conforms(claim, await call(claim, {}, { ...tooLarge, key: false }), 413);
+      conforms(claim, await call(claim, {}, { body: {}, ...hugeHeaders }), 431);
+      const [a, b] = claimed.json.tasks as { id: string; leaseToken: string }[];
+      const heartbeat = 'POST /api/discovery/tasks/{id}/heartbeat';
+      const body = (t: { leaseToken: string } | undefined) => ({ body: { leaseToken: t!.leaseToken } });
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, body(a)), 200);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { body: { leaseToken: 'nope' } }), 409);
+      conforms(heartbeat, await call(heartbeat, { id: 'no-such-task' }, body(a)), 404);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { body: {} }), 400);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { ...body(a), key: false }), 401);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { ...tooLarge, key: false }), 413);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { ...body(a), ...hugeHeaders }), 431);
+      const release = 'POST /api/discovery/tasks/{id}/release';
+      conforms(
+        release,
+        await call(release, { id: b!.id }, { body: { leaseToken: b!.leaseToken, retryAfterSeconds: -1 } }),
+        400,
+      );
+      conforms(release, await call(release, { id: b!.id }, { ...body(b), key: false }), 401);
+      conforms(release, await call(release, { id: b!.id }, { ...tooLarge, key: false }), 413);
+      conforms(release, await call(release, { id: 'no-such-task' }, body(b)), 404);
+      conforms(
+        release,
+        await call(release, { id: b!.id }, { body: { leaseToken: b!.leaseToken, errorMessage: '超时' } }),
+        200,
+      );
+      conforms(release, await call(release, { id: b!.id }, body(b)), 409);
+      conforms(release, await call(release, { id: b!.id }, { ...body(b), ...hugeHeaders }), 431);
+      const stats = 'GET /api/discovery/stats';
+      conforms(stats, await call(stats, {}), 200);
+      conforms(stats, await call(stats, {}, { key: false }), 401);
+      conforms(stats, await s.call('GET', '/api/discovery/stats?status=PENDING'), 400);
+      conforms(stats, await call(stats, {}, hugeHeaders), 431);
+      const list = 'GET /api/discovery/tasks';
+      conforms(list, await s.call('GET', '/api/discovery/tasks?cursor=%21%21'), 400);
     });
 
     it('every operation: a request that stalls past the request timeout', async () => {

@@ -116,5 +116,9 @@ export function exampleTask(state: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED') {
     errorMessage: null,
     retryCount: 0,
     lastRetryAt: null,
+    attempt: state === 'PENDING' ? 0 : 1,
+    leaseExpiresAt: state === 'IN_PROGRESS' ? '2026-11-20T08:21:02.500Z' : null,
+    worker: state === 'PENDING' ? null : 'crawler-7',
+    availableAt: null,
   };
 }

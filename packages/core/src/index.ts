@@ -7,4 +7,12 @@ export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from
 export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/common.ts';
 export { ProjectInput } from './schemas/project.ts';
 export { slugify } from './slug.ts';
+export { readQueueStats } from './tasks/get-queue-stats.ts';
+export type { QueueEvent } from './tasks/queue-signals.ts';
+export {
+  DEFAULT_REAPER,
+  type ReaperSettings,
+  reapExpiredTasks,
+  startReaper,
+} from './tasks/reap-expired-tasks.ts';
 export { type Context, createCallerFactory } from './trpc.ts';

@@ -5,6 +5,7 @@ export { isDatabaseUnavailable } from './errors.ts';
 export * from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';
+export * from './queue.repository.ts';
 export * from './tables.ts';
 export * from './tags.repository.ts';
 export * from './tasks.repository.ts';

@@ -60,6 +60,23 @@ export interface DiscoveryTasksTable {
   error_message: string | null;
   retry_count: Generated<number>;
   last_retry_at: NullableTimestamp;
+  attempt: Generated<number>;
+  lease_token: string | null;
+  lease_expires_at: NullableTimestamp;
+  lease_seconds: number | null;
+  worker: string | null;
+  available_at: NullableTimestamp;
+}
+
+export interface DiscoveryTaskCountsTable {
+  status: TaskStatus;
+  shard: number;
+  n: number;
+}
+
+export interface QueueTotalsTable {
+  name: string;
+  value: number;
 }
 
 export interface Database {
@@ -68,6 +85,8 @@ export interface Database {
   project_tags: ProjectTagsTable;
   links: LinksTable;
   discovery_tasks: DiscoveryTasksTable;
+  discovery_task_counts: DiscoveryTaskCountsTable;
+  queue_totals: QueueTotalsTable;
 }
 
 export type ProjectRow = Selectable<ProjectsTable>;

@@ -35,6 +35,12 @@ export const ROUTES = {
     updateStatus: { method: 'PATCH', path: '/api/discovery/tasks/{id}', repeatable: false },
     complete: { method: 'POST', path: '/api/discovery/tasks/{id}/complete', repeatable: false },
     checkDuplicates: { method: 'POST', path: '/api/discovery/check-duplicates', repeatable: true },
+    // a repeated claim could take more tasks whose leases the first reply's loss would strand
+    claim: { method: 'POST', path: '/api/discovery/tasks/claim', repeatable: false },
+    // extending a lease again from now is harmless
+    heartbeat: { method: 'POST', path: '/api/discovery/tasks/{id}/heartbeat', repeatable: true },
+    release: { method: 'POST', path: '/api/discovery/tasks/{id}/release', repeatable: false },
+    stats: { method: 'GET', path: '/api/discovery/stats', repeatable: true },
   },
 } as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
 

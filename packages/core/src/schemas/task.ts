@@ -20,6 +20,12 @@ export const Task = z
     errorMessage: z.string().nullable(),
     retryCount: z.int().min(0),
     lastRetryAt: timestamp.nullable(),
+    attempt: z.number().int().min(0).meta({ description: 'Claims so far; 0 until first claimed' }),
+    leaseExpiresAt: timestamp
+      .nullable()
+      .meta({ description: 'When the current lease ends; null without a lease' }),
+    worker: z.string().nullable().meta({ description: "The label of the task's last claimer" }),
+    availableAt: timestamp.nullable().meta({ description: 'Not claimable before then; null: at once' }),
   })
   .meta({ id: 'DiscoveryTask' });
 export type Task = z.infer<typeof Task>;
@@ -40,5 +46,21 @@ export function toTask(row: TaskRow): Task {
     errorMessage: row.error_message,
     retryCount: row.retry_count,
     lastRetryAt: isoOrNull(row.last_retry_at),
+    attempt: row.attempt,
+    leaseExpiresAt: isoOrNull(row.lease_expires_at),
+    worker: row.worker,
+    availableAt: isoOrNull(row.available_at),
   };
+}
+
+/** A task as its claimer gets it: with the lease token, which no other response shows. */
+export const LeasedTask = Task.extend({
+  leaseToken: z
+    .string()
+    .meta({ description: 'Proves the lease: send it with heartbeat, release, PATCH and complete' }),
+}).meta({ id: 'LeasedDiscoveryTask' });
+export type LeasedTask = z.infer<typeof LeasedTask>;
+
+export function toLeasedTask(row: TaskRow & { lease_token: string }): LeasedTask {
+  return { ...toTask(row), leaseToken: row.lease_token };
 }

@@ -32,6 +32,8 @@ export const CompleteTaskInput = z.object({
     // documented as what it must be, though the schema takes anything (see above)
     override: { $ref: '#/components/schemas/ProjectInput' },
   }),
+  // fencing (EXTENSIONS B): when sent, nothing is written unless this is the live lease
+  leaseToken: text({ min: 1, max: 200 }).optional(),
 });
 
 export const CompleteTaskOutput = z.object({

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
-import { count } from '../schemas/common.ts';
+import { count, text } from '../schemas/common.ts';
 import { Task, TaskStatus } from '../schemas/task.ts';
 
 export const findTasksMeta: Meta = {
@@ -12,25 +11,40 @@ export const findTasksMeta: Meta = {
     tags: ['tasks'],
     summary: 'List discovery tasks in queue order (oldest first)',
     description:
-      'Tasks oldest first (then by id), optionally of one status, `limit` (1–100, default 10) from `offset` ' +
-      '(default 0). `total` counts every task that matches; `hasMore` is true when more follow this page.',
+      'A page of tasks in queue order (createdAt, then id), by `offset` or by `cursor` (the `nextCursor` ' +
+      'of the previous page, with the same `status`): cursor pages never skip or repeat a task while ' +
+      'tasks are added. `total` is the exact number of tasks matching `status`, kept by counters so ' +
+      'that it costs the same at any table size. `nextCursor` is null on the last page.',
   },
   examples: {
-    request: { status: 'PENDING', limit: 10, offset: 0 },
+    request: { status: 'PENDING', limit: 1 },
     response: {
       success: true,
       tasks: [
-        ex.exampleTask('PENDING'),
         {
-          ...ex.exampleTask('PENDING'),
-          id: 'k3j5h7g9f1d2s4a6q8w0e2r4',
-          sourceUrl: 'https://zh.wikipedia.org/wiki/通义千问',
-          sourceType: 'wiki',
-          createdAt: ex.UPDATED_AT,
+          id: 'cm3x1q0a80000qz3k9v1f2b7c',
+          sourceUrl: 'https://github.com/QwenLM/Qwen',
+          sourceType: 'github',
+          status: 'PENDING',
+          createdAt: '2026-11-23T08:00:00.000Z',
+          startedAt: null,
+          completedAt: null,
+          projectId: null,
+          explorationData: null,
+          explorationSummary: null,
+          errorMessage: null,
+          retryCount: 0,
+          lastRetryAt: null,
+          attempt: 0,
+          leaseExpiresAt: null,
+          worker: null,
+          availableAt: null,
         },
       ],
-      total: 2,
-      hasMore: false,
+      total: 120,
+      hasMore: true,
+      nextCursor:
+        'eyJzIjoiUEVORElORyIsInQiOiIyMDI2LTExLTIzVDA4OjAwOjAwLjAwMDAwMCswMDowMCIsImkiOiJjbTN4MXEwYTgwMDAwcXozazl2MWYyYjdjIn0',
     },
   },
 };
@@ -56,6 +70,7 @@ export const FindTasksInput = z.object({
   status: TaskStatus.optional(),
   limit: queryInt({ min: 1, max: 100, fallback: 10 }),
   offset: queryInt({ min: 0, fallback: 0 }),
+  cursor: text({ min: 1, max: 1000 }).optional(),
 });
 
 export const FindTasksOutput = z.object({
@@ -63,4 +78,5 @@ export const FindTasksOutput = z.object({
   tasks: z.array(Task),
   total: count(),
   hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
 });
