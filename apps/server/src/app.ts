@@ -1,5 +1,5 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
-import { AppError, appRouter, readCredentials, toAppError } from '@directory/core';
+import { AppError, appRouter, type FeedServices, readCredentials, toAppError } from '@directory/core';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -22,6 +22,8 @@ export interface AppOptions {
   rateLimit?: RateLimitConfig;
   /** Express's "trust proxy" setting (TRUST_PROXY). */
   trustProxy?: string | undefined;
+  /** The change feed's long-poll signal (ChangeSignal) and webhook settings; absent: polling. */
+  feed?: FeedServices | undefined;
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -65,7 +67,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(docsRouter({ rateLimited: limits.length > 0 }));
   if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
 
-  app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes }));
+  app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes, feed: options.feed }));
 
   // Internal tools: the same procedures over tRPC, key in the x-api-key header.
   app.use(
@@ -77,6 +79,7 @@ export function createApp(options: AppOptions): express.Express {
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], undefined),
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
+        feed: options.feed,
       }),
       onError: ({ error, path, req }) => {
         if (toAppError(error).kind === 'INTERNAL' && req.res)

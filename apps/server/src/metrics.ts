@@ -1,4 +1,4 @@
-import { type Database, type Kysely, sql } from '@directory/db';
+import { type Database, deliveryCounts, type Kysely, oldestUndeliveredAge, sql } from '@directory/db';
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
@@ -72,6 +72,8 @@ export function createMetrics(options: {
     },
   });
 
+  changeMetrics(registry, options);
+
   return {
     /** Counts and times a request whose answer is finished. */
     record(req: Request, res: Response, seconds: number) {
@@ -86,4 +88,45 @@ export function createMetrics(options: {
       res.send(await registry.metrics());
     },
   };
+}
+
+/**
+ * The change feed's webhook side, read from the database at scrape time so that every process
+ * reports the whole service: the age of the oldest change still waiting for delivery (the
+ * feed lag), deliveries by state and attempts by outcome.
+ */
+function changeMetrics(registry: Registry, options: { db: Kysely<Database>; logger: Logger }) {
+  new Gauge({
+    name: 'changes_feed_lag_seconds',
+    help: 'Age of the oldest change not yet delivered to an enabled webhook (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await oldestUndeliveredAge(options.db));
+      } catch (err) {
+        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot read the feed lag');
+      }
+    },
+  });
+  const attempts = new Gauge({
+    name: 'webhook_delivery_attempts',
+    help: 'Webhook delivery attempts recorded (retention applies), by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'webhook_deliveries',
+    help: 'Webhook deliveries by state: PENDING (queued or retrying), DELIVERED, FAILED (gave up)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      try {
+        const counts = await deliveryCounts(options.db);
+        for (const [state, n] of Object.entries(counts.deliveries)) this.set({ state }, n);
+        for (const [outcome, n] of Object.entries(counts.attempts)) attempts.set({ outcome }, n);
+      } catch (err) {
+        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count deliveries');
+      }
+    },
+  });
 }

@@ -3,6 +3,7 @@ import {
   type AppRouter,
   type Context,
   createCallerFactory,
+  type FeedServices,
   type Meta,
   readCredentials,
   toAppError,
@@ -17,6 +18,8 @@ export interface RestOptions {
   db: Kysely<Database>;
   apiKey: string;
   bodyLimitBytes: number;
+  /** The change feed's long-poll signal and webhook settings. */
+  feed?: FeedServices | undefined;
 }
 
 interface Route {
@@ -90,6 +93,7 @@ export function restRouter(options: RestOptions): Router {
               ? 'Expected a JSON object'
               : undefined,
         reportError: (err) => reportError(res.locals, err, { route: routeName }),
+        feed: options.feed,
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {

@@ -1,4 +1,5 @@
 export { type Credentials, readCredentials } from './auth.ts';
+export { type Change, encodeCursor, type FeedServices, toChange } from './changes/feed.ts';
 export { AppError, type ErrorBody, type ErrorKind, toAppError } from './errors.ts';
 export type { Meta } from './meta.ts';
 export { openApiDocument } from './openapi.ts';
@@ -6,3 +7,5 @@ export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from
 export { ProjectInput } from './schemas/project.ts';
 export { slugify } from './slug.ts';
 export { type Context, createCallerFactory } from './trpc.ts';
+export { messageId, webhookPayload } from './webhooks/message.ts';
+export { isPrivateAddress, privateTargetProblem } from './webhooks/targets.ts';

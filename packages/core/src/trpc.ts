@@ -1,6 +1,7 @@
 import type { Database, Kysely } from '@directory/db';
 import { initTRPC } from '@trpc/server';
 import { type Credentials, isAuthorized } from './auth.ts';
+import type { FeedServices } from './changes/feed.ts';
 import { AppError, toAppError, unauthorized } from './errors.ts';
 import type { Meta } from './meta.ts';
 
@@ -13,6 +14,8 @@ export interface Context {
   bodyError?: string | undefined;
   /** Logs an unexpected error that is answered without a 500; returns its reference id. */
   reportError(err: unknown): string;
+  /** The change feed's long-poll signal and webhook settings (absent: polling, defaults). */
+  feed?: FeedServices | undefined;
 }
 
 const t = initTRPC

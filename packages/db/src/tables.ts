@@ -62,14 +62,47 @@ export interface DiscoveryTasksTable {
   last_retry_at: NullableTimestamp;
 }
 
+export type ChangeType =
+  | 'project.created'
+  | 'project.updated'
+  | 'project.deleted'
+  | 'task.created'
+  | 'task.updated';
+
+/** Written only by triggers (migration 2026_11_23_000300_changes). */
+export interface ChangesTable {
+  id: Generated<string>;
+  xid: Generated<string>;
+  type: ChangeType;
+  at: Generated<Date>;
+  project_id: string | null;
+  slug: string | null;
+  task_id: string | null;
+}
+
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  enabled: Generated<boolean>;
+  consecutive_failures: Generated<number>;
+  disabled_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface Database {
   projects: ProjectsTable;
   tags: TagsTable;
   project_tags: ProjectTagsTable;
   links: LinksTable;
   discovery_tasks: DiscoveryTasksTable;
+  changes: ChangesTable;
+  webhooks: WebhooksTable;
 }
 
 export type ProjectRow = Selectable<ProjectsTable>;
 export type NewProjectRow = Insertable<ProjectsTable>;
 export type TaskRow = Selectable<DiscoveryTasksTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
