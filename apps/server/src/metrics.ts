@@ -1,4 +1,7 @@
 import { type Database, deliveryCounts, type Kysely, oldestUndeliveredAge, sql } from '@directory/db';
+
+type DeliveryCounts = Awaited<ReturnType<typeof deliveryCounts>>;
+
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
@@ -108,25 +111,36 @@ function changeMetrics(registry: Registry, options: { db: Kysely<Database>; logg
       }
     },
   });
-  const attempts = new Gauge({
-    name: 'webhook_delivery_attempts',
-    help: 'Webhook delivery attempts recorded (retention applies), by outcome',
-    labelNames: ['outcome'],
-    registers: [registry],
-  });
-  new Gauge({
-    name: 'webhook_deliveries',
-    help: 'Webhook deliveries by state: PENDING (queued or retrying), DELIVERED, FAILED (gave up)',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      try {
-        const counts = await deliveryCounts(options.db);
-        for (const [state, n] of Object.entries(counts.deliveries)) this.set({ state }, n);
-        for (const [outcome, n] of Object.entries(counts.attempts)) attempts.set({ outcome }, n);
-      } catch (err) {
-        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count deliveries');
-      }
-    },
-  });
+  const counted = (
+    name: string,
+    help: string,
+    label: string,
+    pick: (c: DeliveryCounts) => Record<string, number>,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
+      async collect() {
+        try {
+          for (const [value, n] of Object.entries(pick(await deliveryCounts(options.db))))
+            this.set({ [label]: value }, n);
+        } catch (err) {
+          options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count deliveries');
+        }
+      },
+    });
+  counted(
+    'webhook_deliveries',
+    'Webhook deliveries by state: PENDING (queued or retrying), DELIVERED, FAILED (gave up)',
+    'state',
+    (c) => c.deliveries,
+  );
+  counted(
+    'webhook_delivery_attempts',
+    'Webhook delivery attempts recorded (retention applies), by outcome',
+    'outcome',
+    (c) => c.attempts,
+  );
 }
