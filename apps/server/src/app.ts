@@ -1,5 +1,12 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
-import { AppError, appRouter, type QueueEvent, readCredentials, toAppError } from '@directory/core';
+import {
+  AppError,
+  appRouter,
+  type FeedServices,
+  type QueueEvent,
+  readCredentials,
+  toAppError,
+} from '@directory/core';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -22,6 +29,8 @@ export interface AppOptions {
   rateLimit?: RateLimitConfig;
   /** Express's "trust proxy" setting (TRUST_PROXY). */
   trustProxy?: string | undefined;
+  /** The change feed's long-poll signal (ChangeSignal) and webhook settings; absent: polling. */
+  feed?: FeedServices | undefined;
 }
 
 const queueCounters = new WeakMap<express.Express, (event: QueueEvent, n: number) => void>();
@@ -73,7 +82,16 @@ export function createApp(options: AppOptions): express.Express {
   app.use(docsRouter({ rateLimited: limits.length > 0 }));
   if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
 
-  app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes, count: metrics.countQueue }));
+  app.use(
+    restRouter({
+      router: appRouter,
+      db,
+      apiKey,
+      bodyLimitBytes,
+      count: metrics.countQueue,
+      feed: options.feed,
+    }),
+  );
 
   // Internal tools: the same procedures over tRPC, key in the x-api-key header.
   app.use(
@@ -87,6 +105,7 @@ export function createApp(options: AppOptions): express.Express {
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
         signal: requestSignal(res),
         count: metrics.countQueue,
+        feed: options.feed,
       }),
       onError: ({ error, path, req }) => {
         if (toAppError(error).kind === 'INTERNAL' && req.res)

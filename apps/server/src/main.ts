@@ -1,9 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { startReaper } from '@directory/core';
-import { connect, migrateToLatest, redact } from '@directory/db';
+import { connect, migrateToLatest, pruneChanges, redact } from '@directory/db';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
+import { ChangeSignal } from './changes/signal.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
+import { startDispatcher } from './webhooks/dispatcher.ts';
 
 let config: Config;
 try {
@@ -30,7 +32,28 @@ try {
   process.exit(1);
 }
 
+// The change feed: one listening connection wakes this process's long-polls and dispatcher.
+const feed = new ChangeSignal({ allowPrivateTargets: config.changes.allowPrivateTargets });
+try {
+  await feed.listen(handle);
+} catch (err) {
+  logger.fatal({ error: describeError(err) }, 'cannot listen for changes');
+  process.exit(1);
+}
+const dispatcher = startDispatcher({ db: handle.db, signal: feed, logger, ...config.changes });
+async function prune() {
+  try {
+    const removed = await pruneChanges(handle.db, config.changes.retentionDays);
+    if (removed > 0) logger.info({ removed, days: config.changes.retentionDays }, 'changes pruned');
+  } catch (err) {
+    logger.warn({ error: describeError(err) }, 'cannot prune changes');
+  }
+}
+void prune();
+const pruner = setInterval(() => void prune(), config.changes.pruneIntervalMs);
+
 const app = createApp({
+  feed,
   db: handle.db,
   pool: handle.pool,
   apiKey: config.apiKey,
@@ -71,11 +94,14 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   await reaper.stop();
+  // Long-polls answer now (with what they have) instead of waiting out their `wait`.
+  clearInterval(pruner);
+  await feed.stop();
   // Stop accepting, let requests in flight finish, then close the pool.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  await closed;
+  await Promise.all([closed, dispatcher.stop()]);
   clearTimeout(force);
   // A handler whose client went away may still be running: let it finish with the pool.
   const deadline = Date.now() + 10_000;

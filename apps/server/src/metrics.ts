@@ -1,5 +1,8 @@
 import { type QueueEvent, readQueueStats } from '@directory/core';
-import type { Database, Kysely } from '@directory/db';
+import { type Database, deliveryCounts, type Kysely, oldestUndeliveredAge } from '@directory/db';
+
+type DeliveryCounts = Awaited<ReturnType<typeof deliveryCounts>>;
+
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
@@ -116,6 +119,8 @@ export function createMetrics(options: {
   });
   for (const event of QUEUE_EVENTS) queueEvents.inc({ event }, 0);
 
+  changeMetrics(registry, options);
+
   return {
     countQueue(event: QueueEvent, n: number) {
       queueEvents.inc({ event }, n);
@@ -133,4 +138,56 @@ export function createMetrics(options: {
       res.send(await registry.metrics());
     },
   };
+}
+
+/**
+ * The change feed's webhook side, read from the database at scrape time so that every process
+ * reports the whole service: the age of the oldest change still waiting for delivery (the
+ * feed lag), deliveries by state and attempts by outcome.
+ */
+function changeMetrics(registry: Registry, options: { db: Kysely<Database>; logger: Logger }) {
+  new Gauge({
+    name: 'changes_feed_lag_seconds',
+    help: 'Age of the oldest change not yet delivered to an enabled webhook (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await oldestUndeliveredAge(options.db));
+      } catch (err) {
+        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot read the feed lag');
+      }
+    },
+  });
+  const counted = (
+    name: string,
+    help: string,
+    label: string,
+    pick: (c: DeliveryCounts) => Record<string, number>,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
+      async collect() {
+        try {
+          for (const [value, n] of Object.entries(pick(await deliveryCounts(options.db))))
+            this.set({ [label]: value }, n);
+        } catch (err) {
+          options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count deliveries');
+        }
+      },
+    });
+  counted(
+    'webhook_deliveries',
+    'Webhook deliveries by state: PENDING (queued or retrying), DELIVERED, FAILED (gave up)',
+    'state',
+    (c) => c.deliveries,
+  );
+  counted(
+    'webhook_delivery_attempts',
+    'Webhook delivery attempts recorded (retention applies), by outcome',
+    'outcome',
+    (c) => c.attempts,
+  );
 }

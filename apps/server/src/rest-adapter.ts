@@ -3,6 +3,7 @@ import {
   type AppRouter,
   type Context,
   createCallerFactory,
+  type FeedServices,
   type Meta,
   readCredentials,
   toAppError,
@@ -19,6 +20,8 @@ export interface RestOptions {
   bodyLimitBytes: number;
   /** Counts queue events for /metrics. */
   count?: Context['count'];
+  /** The change feed's long-poll signal and webhook settings. */
+  feed?: FeedServices | undefined;
 }
 
 interface Route {
@@ -103,6 +106,7 @@ export function restRouter(options: RestOptions): Router {
         reportError: (err) => reportError(res.locals, err, { route: routeName }),
         signal: requestSignal(res),
         count: options.count,
+        feed: options.feed,
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {

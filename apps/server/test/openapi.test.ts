@@ -1,11 +1,12 @@
 import { connect as netConnect } from 'node:net';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { pruneChanges } from '@directory/db';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { project, type Reply, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
 
-/** The ten endpoints of SPEC.md, and whether each takes the key. */
+/** The ten endpoints of SPEC.md and those of EXTENSIONS.md, and whether each takes the key. */
 const ENDPOINTS = [
   { op: 'POST /api/webhook/projects', keyed: true },
   { op: 'GET /api/projects/{slug}', keyed: false },
@@ -21,6 +22,12 @@ const ENDPOINTS = [
   { op: 'POST /api/discovery/tasks/{id}/heartbeat', keyed: true },
   { op: 'POST /api/discovery/tasks/{id}/release', keyed: true },
   { op: 'GET /api/discovery/stats', keyed: true },
+  { op: 'GET /api/changes', keyed: true },
+  { op: 'POST /api/webhooks', keyed: true },
+  { op: 'GET /api/webhooks', keyed: true },
+  { op: 'GET /api/webhooks/{id}', keyed: true },
+  { op: 'DELETE /api/webhooks/{id}', keyed: true },
+  { op: 'GET /api/webhooks/{id}/deliveries', keyed: true },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -31,6 +38,7 @@ const ERRORS: Record<number, string[]> = {
   404: ['Not Found'],
   408: ['Request Timeout'],
   409: ['Conflict'],
+  410: ['Gone'],
   413: ['Payload too large'],
   431: ['Request header fields too large'],
   500: ['Internal server error'],
@@ -43,6 +51,7 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     ...(path.includes('{') ? [404] : []),
     408,
     ...(method === 'PATCH' || /\/(complete|heartbeat|release)$/.test(path) ? [409] : []),
+    ...(path === '/api/changes' ? [410] : []),
     ...(method !== 'GET' ? [413] : []),
     431,
     500,
@@ -103,7 +112,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
     });
 
-    it('has exactly the ten operations of the contract and the four of the queue', () => {
+    it('has exactly the operations of the contract, the queue and the change feed', () => {
       const ops = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
       );
@@ -368,6 +377,49 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(stats, await call(stats, {}, hugeHeaders), 431);
       const list = 'GET /api/discovery/tasks';
       conforms(list, await s.call('GET', '/api/discovery/tasks?cursor=%21%21'), 400);
+    });
+
+    it('GET /api/changes and the webhooks', async () => {
+      const changes = 'GET /api/changes';
+      const first = await call(changes, {});
+      conforms(changes, first, 200);
+      conforms(changes, await s.call('GET', '/api/changes?limit=0'), 400);
+      conforms(changes, await call(changes, {}, { key: false }), 401);
+      conforms(changes, await call(changes, {}, hugeHeaders), 431);
+      await s.db.pool.query(`update changes set at = now() - interval '400 days'`);
+      await pruneChanges(s.db.db, 365);
+      conforms(changes, await s.call('GET', `/api/changes?after=${first.json.changes[0].cursor}`), 410);
+
+      const create = 'POST /api/webhooks';
+      const body = { url: 'https://hooks.example.org/directory', events: ['*'] };
+      const created = await call(create, {}, { body });
+      conforms(create, created, 200);
+      conforms(create, await call(create, {}, { body: { ...body, url: 'http://127.0.0.1:9/' } }), 400);
+      conforms(create, await call(create, {}, { body, key: false }), 401);
+      conforms(create, await call(create, {}, { ...tooLarge, key: false }), 413);
+      conforms(create, await call(create, {}, { body, ...hugeHeaders }), 431);
+      const id = { id: created.json.webhook.id as string };
+      const list = 'GET /api/webhooks';
+      conforms(list, await call(list, {}), 200);
+      conforms(list, await s.call('GET', '/api/webhooks?enabled=maybe'), 400);
+      conforms(list, await call(list, {}, { key: false }), 401);
+      conforms(list, await call(list, {}, hugeHeaders), 431);
+      const get = 'GET /api/webhooks/{id}';
+      const deliveries = 'GET /api/webhooks/{id}/deliveries';
+      for (const op of [get, deliveries] as const) {
+        conforms(op, await call(op, id), 200);
+        conforms(op, await call(op, { id: 'no-such-webhook' }), 404);
+        conforms(op, await call(op, { id: NUL }), 400);
+        conforms(op, await call(op, id, { key: false }), 401);
+        conforms(op, await call(op, id, hugeHeaders), 431);
+      }
+      const del = 'DELETE /api/webhooks/{id}';
+      conforms(del, await call(del, id, { key: false }), 401);
+      conforms(del, await call(del, id, { ...tooLarge, key: false }), 413);
+      conforms(del, await call(del, id, { raw: '[]' }), 400);
+      conforms(del, await call(del, id, hugeHeaders), 431);
+      conforms(del, await call(del, id), 200);
+      conforms(del, await call(del, id), 404);
     });
 
     it('every operation: a request that stalls past the request timeout', async () => {

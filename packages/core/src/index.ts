@@ -1,4 +1,5 @@
 export { type Credentials, readCredentials } from './auth.ts';
+export { type Change, encodeCursor, type FeedServices, toChange } from './changes/feed.ts';
 export { AppError, type ErrorBody, type ErrorKind, toAppError } from './errors.ts';
 export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
@@ -16,3 +17,5 @@ export {
   startReaper,
 } from './tasks/reap-expired-tasks.ts';
 export { type Context, createCallerFactory } from './trpc.ts';
+export { messageId, webhookPayload } from './webhooks/message.ts';
+export { isPrivateAddress, privateTargetProblem } from './webhooks/targets.ts';

@@ -1,6 +1,7 @@
 import type { Database, Kysely } from '@directory/db';
 import { initTRPC } from '@trpc/server';
 import { type Credentials, isAuthorized } from './auth.ts';
+import type { FeedServices } from './changes/feed.ts';
 import { AppError, toAppError, unauthorized } from './errors.ts';
 import type { Meta } from './meta.ts';
 import type { QueueEvent } from './tasks/queue-signals.ts';
@@ -18,6 +19,8 @@ export interface Context {
   signal?: AbortSignal | undefined;
   /** Counts queue events for /metrics. */
   count?: ((event: QueueEvent, n: number) => void) | undefined;
+  /** The change feed's long-poll signal and webhook settings (absent: polling, defaults). */
+  feed?: FeedServices | undefined;
 }
 
 const t = initTRPC

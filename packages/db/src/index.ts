@@ -1,4 +1,5 @@
 export { type Kysely, sql, type Transaction } from 'kysely';
+export * from './changes.repository.ts';
 export * from './connect.ts';
 export * from './duplicates.repository.ts';
 export { isDatabaseUnavailable } from './errors.ts';
@@ -9,3 +10,4 @@ export * from './queue.repository.ts';
 export * from './tables.ts';
 export * from './tags.repository.ts';
 export * from './tasks.repository.ts';
+export * from './webhooks.repository.ts';

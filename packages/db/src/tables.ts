@@ -79,6 +79,36 @@ export interface QueueTotalsTable {
   value: number;
 }
 
+export type ChangeType =
+  | 'project.created'
+  | 'project.updated'
+  | 'project.deleted'
+  | 'task.created'
+  | 'task.updated';
+
+/** Written only by triggers (migration 2026_11_23_000300_changes). */
+export interface ChangesTable {
+  id: Generated<string>;
+  xid: Generated<string>;
+  type: ChangeType;
+  at: Generated<Date>;
+  project_id: string | null;
+  slug: string | null;
+  task_id: string | null;
+}
+
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  enabled: Generated<boolean>;
+  consecutive_failures: Generated<number>;
+  disabled_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface Database {
   projects: ProjectsTable;
   tags: TagsTable;
@@ -87,8 +117,11 @@ export interface Database {
   discovery_tasks: DiscoveryTasksTable;
   discovery_task_counts: DiscoveryTaskCountsTable;
   queue_totals: QueueTotalsTable;
+  changes: ChangesTable;
+  webhooks: WebhooksTable;
 }
 
 export type ProjectRow = Selectable<ProjectsTable>;
 export type NewProjectRow = Insertable<ProjectsTable>;
 export type TaskRow = Selectable<DiscoveryTasksTable>;
+export type WebhookRow = Selectable<WebhooksTable>;

@@ -1,9 +1,11 @@
+import type { RouterOutputs } from '@directory/core';
+import { type FollowOptions, follow } from './helpers/follow.ts';
 import { type ListAllOptions, listAll } from './helpers/list-all.ts';
 import { type TakeOptions, take } from './helpers/take.ts';
 import { type UpsertAllOptions, type UpsertTotals, upsertAll } from './helpers/upsert-all.ts';
 import { ROUTES, type Route } from './routes.ts';
 import { createTransport, type Send, type TransportOptions } from './transport.ts';
-import type { Endpoints, ProjectInput, Task } from './types.ts';
+import type { Change, Endpoints, ListChangesInput, ProjectInput, Task } from './types.ts';
 
 /** `{ baseUrl, apiKey?, fetch?, retries?, timeoutMs? }` */
 export type DirectoryClientOptions = TransportOptions;
@@ -22,6 +24,14 @@ export interface DirectoryClient {
     /** Moves the oldest PENDING task to IN_PROGRESS; null when none is PENDING. */
     take(options?: TakeOptions): Promise<Task | null>;
   };
+  changes: Endpoints['changes'] & {
+    /**
+     * Every change after `after`, as it happens (long-polls, resumes from its cursor):
+     * `for await (const change of client.changes.follow({ after, signal }))`.
+     */
+    follow(options?: FollowOptions): AsyncGenerator<Change, void, undefined>;
+  };
+  webhooks: Endpoints['webhooks'];
 }
 
 /**
@@ -48,6 +58,8 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
   const send = createTransport(options);
   const projects = endpointsOf(send, 'projects');
   const tasks = endpointsOf(send, 'tasks');
+  const listChanges = (input: ListChangesInput, signal?: AbortSignal) =>
+    send(ROUTES.changes.list, { ...input }, signal) as Promise<RouterOutputs['changes']['list']>;
   return {
     projects: {
       ...projects,
@@ -58,5 +70,10 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
       listAll: (listOptions) => listAll(tasks.list, listOptions),
       take: (takeOptions) => take(tasks, takeOptions),
     },
+    changes: {
+      list: (input) => listChanges(input ?? {}),
+      follow: (followOptions) => follow(listChanges, followOptions),
+    },
+    webhooks: endpointsOf(send, 'webhooks'),
   };
 }

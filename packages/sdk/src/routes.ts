@@ -42,6 +42,17 @@ export const ROUTES = {
     release: { method: 'POST', path: '/api/discovery/tasks/{id}/release', repeatable: false },
     stats: { method: 'GET', path: '/api/discovery/stats', repeatable: true },
   },
+  changes: {
+    list: { method: 'GET', path: '/api/changes', repeatable: true },
+  },
+  webhooks: {
+    // A create repeated after it took effect would make a second webhook.
+    create: { method: 'POST', path: '/api/webhooks', repeatable: false },
+    list: { method: 'GET', path: '/api/webhooks', repeatable: true },
+    get: { method: 'GET', path: '/api/webhooks/{id}', repeatable: true },
+    delete: { method: 'DELETE', path: '/api/webhooks/{id}', repeatable: false },
+    deliveries: { method: 'GET', path: '/api/webhooks/{id}/deliveries', repeatable: true },
+  },
 } as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
 
 /** The method, URL and body of one call: path parameters from the input, the rest in the query or body. */

@@ -25,9 +25,22 @@ export type ListTasksInput = Omit<RouterInputs['tasks']['list'], 'limit' | 'offs
   offset?: number;
 };
 
+/** A change of the feed (GET /api/changes). */
+export type Change = RouterOutputs['changes']['list']['changes'][number];
+
+/** Query-string numbers (see ListTasksInput). */
+export type ListChangesInput = { after?: string; limit?: number; wait?: number };
+
+export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
+
 /** The input of every SDK method that maps to one endpoint. */
 export type Inputs = {
   projects: RouterInputs['projects'];
+  changes: { list: ListChangesInput };
+  webhooks: Omit<RouterInputs['webhooks'], 'deliveries' | 'list'> & {
+    list: { enabled?: 'true' | 'false' } | undefined;
+    deliveries: { id: string; limit?: number };
+  };
   tasks: Omit<RouterInputs['tasks'], 'list' | 'complete'> & {
     list: ListTasksInput;
     complete: CompleteTaskInput;

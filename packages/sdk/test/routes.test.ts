@@ -26,7 +26,7 @@ describe('the SDK route table', () => {
     expect(sdk).toEqual(serverRoutes());
   });
 
-  it('marks exactly the delete, status change, complete, claim and release as not repeatable', () => {
+  it('marks exactly the deletes, status change, complete, claim, release and webhook create as not repeatable', () => {
     const once = Object.entries(ROUTES).flatMap(([namespace, routes]) =>
       Object.entries(routes)
         .filter(([, r]) => !r.repeatable)
@@ -38,6 +38,8 @@ describe('the SDK route table', () => {
       'tasks.complete',
       'tasks.release',
       'tasks.updateStatus',
+      'webhooks.create',
+      'webhooks.delete',
     ]);
   });
 });

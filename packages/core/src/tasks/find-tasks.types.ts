@@ -51,7 +51,7 @@ export const findTasksMeta: Meta = {
 
 // Query strings arrive as text: integers are read from decimal digits only ("1.5", "1e2",
 // "0x10" and "" are refused), numbers passed by typed clients are taken as they are.
-const queryInt = ({ min, max, fallback }: { min: number; max?: number; fallback: number }) => {
+export const queryInt = ({ min, max, fallback }: { min: number; max?: number; fallback: number }) => {
   const int = z
     .int({
       error: (issue) => (issue.code === 'invalid_type' ? 'Invalid input: expected an integer' : undefined),
