@@ -5,6 +5,8 @@ export { isDatabaseUnavailable } from './errors.ts';
 export * from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';
+export * from './search.repository.ts';
+export * from './search-terms.ts';
 export * from './tables.ts';
 export * from './tags.repository.ts';
 export * from './tasks.repository.ts';

@@ -1,10 +1,12 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as initial from './migrations/2026_11_22_000000_initial.ts';
+import * as search from './migrations/2026_11_23_000100_search.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
 const migrations: Record<string, Migration> = {
   '2026_11_22_000000_initial': initial,
+  '2026_11_23_000100_search': search,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

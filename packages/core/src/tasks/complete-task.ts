@@ -23,7 +23,7 @@ export const completeTask = keyedProcedure
   .output(CompleteTaskOutput)
   .mutation(async ({ ctx, input }) => {
     const started = performance.now();
-    let outcome: { projectId: string; action: 'created' | 'updated' } | { problems: string[] };
+    let outcome: { projectId: string; slug: string; action: 'created' | 'updated' } | { problems: string[] };
     try {
       // The task row stays locked until the project write and the task change commit together.
       outcome = await inTransaction(ctx.db, async (trx) => {
@@ -37,9 +37,9 @@ export const completeTask = keyedProcedure
           await updateTaskIfStatus(trx, task.id, task.status, failChange(parsed.problems.join('; ')));
           return parsed;
         }
-        const { id: projectId, action } = await upsertProject(trx, parsed.input);
+        const { id: projectId, slug, action } = await upsertProject(trx, parsed.input);
         await updateTaskIfStatus(trx, task.id, task.status, completeChange(projectId, parsed.input));
-        return { projectId, action };
+        return { projectId, slug, action };
       });
     } catch (err) {
       if (!(err instanceof AppError)) {
@@ -58,6 +58,7 @@ export const completeTask = keyedProcedure
       success: true as const,
       taskId: input.id,
       projectId: outcome.projectId,
+      slug: outcome.slug,
       action: outcome.action,
       duration: Math.round(performance.now() - started),
     };
