@@ -128,7 +128,7 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
       `Keyed operations take the API key in the \`${KEY_HEADER}\` header or in the body's \`apiKey\`. ` +
       'Errors come as `{"success": false, "error": <type>, "details": [<message>, …]}`.',
     baseUrl: '/',
-    tags: ['projects', 'tasks'],
+    tags: ['projects', 'tasks', 'tags'],
     securitySchemes: { [KEY_SCHEME]: { type: 'apiKey', in: 'header', name: KEY_HEADER } },
   });
 

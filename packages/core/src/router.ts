@@ -1,11 +1,13 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { projectsRouter } from './projects/router.ts';
+import { tagsRouter } from './tags/router.ts';
 import { tasksRouter } from './tasks/router.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
   projects: projectsRouter,
   tasks: tasksRouter,
+  tags: tagsRouter,
 });
 
 export type AppRouter = typeof appRouter;
