@@ -13,6 +13,8 @@ import { AppError } from './errors.ts';
 export interface CursorPosition {
   key: string | number;
   id: string;
+  /** When the walk began (see search.repository.ts asOf). */
+  asOf?: string | undefined;
 }
 
 const macKeys = new Map<string, Buffer>();
@@ -34,7 +36,9 @@ export function queryHash(binding: unknown): string {
 }
 
 export function encodeCursor(secret: string, binding: string, at: CursorPosition): string {
-  const payload = Buffer.from(JSON.stringify({ q: binding, k: at.key, i: at.id })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ q: binding, k: at.key, i: at.id, t: at.asOf })).toString(
+    'base64url',
+  );
   return `${payload}.${mac(secret, payload)}`;
 }
 
@@ -46,7 +50,7 @@ export function decodeCursor(secret: string, binding: string, cursor: string): C
   const expected = Buffer.from(mac(secret, payload));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('Invalid cursor');
-  let parsed: { q?: unknown; k?: unknown; i?: unknown };
+  let parsed: { q?: unknown; k?: unknown; i?: unknown; t?: unknown };
   try {
     parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
@@ -54,7 +58,11 @@ export function decodeCursor(secret: string, binding: string, cursor: string): C
   }
   if (parsed.q !== binding)
     throw invalid('Belongs to another query: the other parameters must be the same as on the first page');
-  if ((typeof parsed.k !== 'string' && typeof parsed.k !== 'number') || typeof parsed.i !== 'string')
+  if (
+    (typeof parsed.k !== 'string' && typeof parsed.k !== 'number') ||
+    typeof parsed.i !== 'string' ||
+    (parsed.t !== undefined && typeof parsed.t !== 'string')
+  )
     throw invalid('Invalid cursor');
-  return { key: parsed.k, id: parsed.i };
+  return { key: parsed.k, id: parsed.i, asOf: parsed.t };
 }

@@ -24,6 +24,12 @@ export interface ProjectPageQuery extends ProjectFilters {
   limit: number;
   /** The sort key and id of the last item of the previous page. */
   after?: { key: string | number; id: string } | undefined;
+  /**
+   * The database time of the walk's first page (ISO, microseconds): later pages leave out
+   * projects written after it, so that a project written during the walk, whose sort key
+   * may have moved past the cursor, is not listed twice.
+   */
+  asOf?: string | undefined;
   includeContent: boolean;
 }
 
@@ -156,19 +162,23 @@ function sortKey(q: ProjectPageQuery): {
 export async function findProjectPage(
   db: Db,
   q: ProjectPageQuery,
-): Promise<{ items: ProjectListItem[]; total: number }> {
+): Promise<{ items: ProjectListItem[]; total: number; asOf: string }> {
   const key = sortKey(q);
   const where = conditions(q);
-  const pageWhere = whereClause(key.compare ? [...where, key.compare] : where);
+  const pageWhere = whereClause([
+    ...where,
+    ...(key.compare ? [key.compare] : []),
+    ...(q.asOf ? [sql`p.updated_at <= ${q.asOf}::timestamptz`] : []),
+  ]);
   const dir = sql.raw(q.order);
   const content = q.includeContent ? sql`, 'content', p.content, 'contentEn', p.content_en` : sql``;
   const score = q.search ? sql`, ${SCORE(q.search.whole)} as score` : sql`, null::int as score`;
-  const result = await sql<{ total: number; items: ProjectListItem[] }>`
+  const result = await sql<{ total: number; items: ProjectListItem[]; as_of: string }>`
     with page as (
       select p.id, ${key.key} as sort_key ${score}
       from ${from(q)} ${pageWhere} order by ${key.order} limit ${q.limit + 1}::int
     )
-    select
+    select ${isoOf('clock_timestamp()', US_ISO)} as as_of,
       (select count(*)::int from (select 1 from ${from(q)} ${whereClause(where)} limit ${TOTAL_CAP + 1}::int) c) as total,
       (select coalesce(json_agg(json_build_object(
         'id', p.id, 'name', p.name, 'nameEn', p.name_en, 'slug', p.slug,
@@ -187,7 +197,7 @@ export async function findProjectPage(
       ) as items
   `.execute(db);
   const row = result.rows[0]!;
-  return { items: row.items, total: row.total };
+  return { items: row.items, total: row.total, asOf: row.as_of };
 }
 
 export interface ProjectFacets {

@@ -97,6 +97,7 @@ export const findProjects = publicProcedure
         order,
         limit: input.limit,
         after,
+        asOf: after?.asOf,
         includeContent: input.include === 'content',
       }),
       facetNames.length > 0 ? findProjectFacets(ctx.db, query, facetNames) : undefined,
@@ -116,7 +117,13 @@ export const findProjects = publicProcedure
       totalExact: page.total <= TOTAL_CAP,
       hasMore,
       nextCursor:
-        hasMore && last ? encodeCursor(ctx.apiKey, binding, { key: last.sortKey, id: last.id }) : null,
+        hasMore && last
+          ? encodeCursor(ctx.apiKey, binding, {
+              key: last.sortKey,
+              id: last.id,
+              asOf: after?.asOf ?? page.asOf,
+            })
+          : null,
       ...(facets && { facets }),
     };
   });
