@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { nameSortKey, projectSearchColumns, searchQuery } from '@directory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { project, type Reply, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
 
 const SAMPLE = JSON.parse(
   readFileSync(new URL('../../../fixtures/projects.sample.json', import.meta.url), 'utf8'),
@@ -165,10 +165,10 @@ describe.each(targets)('browse and search on $name', (target) => {
     const seen: string[] = [];
     let path: string | null = '/api/projects?limit=7&sort=name';
     while (path) {
-      const r = await s.call('GET', path, { key: false });
+      const r: Reply = await s.call('GET', path, { key: false });
       expect(r.status).toBe(200);
       seen.push(...r.json.projects.map((p: any) => p.id));
-      const link = r.headers.get('link');
+      const link: string | null = r.headers.get('link');
       expect(Boolean(link)).toBe(r.json.hasMore);
       path = link ? /<([^>]+)>/.exec(link)![1]! : null;
     }
@@ -387,7 +387,7 @@ describe.each(targets)('search property on $name', (target) => {
       const typeCounts = count(
         all
           .filter((p) => matches(p, f, 'linkTypes'))
-          .flatMap((p) => [...new Set(p.links.map((l: any) => l.type))]),
+          .flatMap((p) => [...new Set<string>(p.links.map((l: any) => l.type))]),
       );
       expect(new Map(first.facets.linkTypes.map((x: any) => [x.value, x.count])), label).toEqual(typeCounts);
       const tagCounts = count(
