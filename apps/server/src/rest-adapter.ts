@@ -29,6 +29,8 @@ interface Route {
   /** Express form of the OpenAPI path: `{slug}` → `:slug`. */
   path: string;
   procedure: string;
+  /** meta.nextLink: the output field that holds the next page's cursor, and its parameter. */
+  nextLink?: Meta['nextLink'];
 }
 
 /** One route per procedure that declares `meta.openapi`: its method and exact path. */
@@ -38,7 +40,10 @@ function routesOf(router: AppRouter): Route[] {
     const openapi = def._def.meta?.openapi;
     if (!openapi) return [];
     const method = openapi.method.toLowerCase() as Route['method'];
-    return [{ method, path: openapi.path.replace(/\{(\w+)\}/g, ':$1'), procedure }];
+    const nextLink = def._def.meta?.nextLink;
+    return [
+      { method, path: openapi.path.replace(/\{(\w+)\}/g, ':$1'), procedure, ...(nextLink && { nextLink }) },
+    ];
   });
 }
 
@@ -63,6 +68,13 @@ export function requestSignal(res: Response): AbortSignal {
 
 export function sendError(res: Response, error: AppError): void {
   res.status(error.status).json(error.body);
+}
+
+/** `<this request with param=value>; rel="next"` (RFC 8288; the URL relative to the host). */
+function nextLinkHeader(req: Request, param: string, value: string): string {
+  const url = new URL(req.originalUrl, 'http://host');
+  url.searchParams.set(param, value);
+  return `<${url.pathname}${url.search}>; rel="next"`;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -111,6 +123,9 @@ export function restRouter(options: RestOptions): Router {
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {
         const output = await procedureOf(createCaller(ctx), route.procedure)({ ...fields, ...req.params });
+        const next = route.nextLink && isObject(output) ? output[route.nextLink.field] : undefined;
+        if (route.nextLink && typeof next === 'string')
+          res.setHeader('Link', nextLinkHeader(req, route.nextLink.param, next));
         res.status(200).json(output);
       } catch (err) {
         const error = toAppError(err);

@@ -28,6 +28,8 @@ const ENDPOINTS = [
   { op: 'GET /api/webhooks/{id}', keyed: true },
   { op: 'DELETE /api/webhooks/{id}', keyed: true },
   { op: 'GET /api/webhooks/{id}/deliveries', keyed: true },
+  { op: 'GET /api/projects', keyed: false },
+  { op: 'GET /api/tags', keyed: false },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -246,6 +248,31 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(del, await call(del, { slug: slug(gone) }, { body: { apiKey: s.key }, key: false }), 200);
       conforms(del, await call(del, { slug: slug(gone) }), 404);
       conforms(del, await call(del, { slug: slug(gone) }, hugeHeaders), 431);
+    });
+
+    it('GET /api/projects and GET /api/tags', async () => {
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [project(), project()] } });
+      const list = 'GET /api/projects';
+      conforms(list, await call(list, {}, { key: false }), 200);
+      const page = await s.call('GET', '/api/projects?limit=1&facets=tags,status,linkTypes', { key: false });
+      conforms(list, page, 200);
+      conforms(
+        list,
+        await s.call('GET', `/api/projects?limit=1&cursor=${page.json.nextCursor}`, { key: false }),
+        200,
+      );
+      conforms(
+        list,
+        await s.call('GET', `/api/projects?q=${encodeURIComponent('测试 project')}&include=content`),
+        200,
+      );
+      conforms(list, await s.call('GET', '/api/projects?limit=101', { key: false }), 400);
+      conforms(list, await call(list, {}, { key: false, ...hugeHeaders }), 431);
+      const tags = 'GET /api/tags';
+      conforms(tags, await call(tags, {}, { key: false }), 200);
+      conforms(tags, await s.call('GET', '/api/tags?sort=name&limit=1', { key: false }), 200);
+      conforms(tags, await s.call('GET', '/api/tags?sort=size', { key: false }), 400);
+      conforms(tags, await call(tags, {}, { key: false, ...hugeHeaders }), 431);
     });
 
     it('POST and GET /api/discovery/tasks', async () => {

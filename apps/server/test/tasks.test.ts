@@ -126,7 +126,7 @@ describe.each(targets)('discovery tasks on $name', (target) => {
     const id = await newTask();
     const p = project({ unknownField: 'dropped' });
     const r = await complete(id, p);
-    expect(r.json).toMatchObject({ success: true, taskId: id, action: 'created' });
+    expect(r.json).toMatchObject({ success: true, taskId: id, action: 'created', slug: slugOf(p) });
     const t = await task(id);
     expect(t.status).toBe('COMPLETED');
     expect(t.startedAt).not.toBeNull();

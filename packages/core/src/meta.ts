@@ -25,4 +25,9 @@ export type Meta = OpenApiMeta & {
     request: Record<string, unknown>;
     response: Record<string, unknown>;
   };
+  /**
+   * A cursor-paged list: when the output's `field` is a string, REST answers with a
+   * `Link: <this request with param=that string>; rel="next"` header.
+   */
+  nextLink?: { param: string; field: string };
 };

@@ -46,6 +46,7 @@ const TAGS: Record<string, string> = {
     'The directory: create or update projects in batches, read and delete them by slug, check for duplicates.',
   tasks:
     'The discovery queue: tasks for source URLs, moved through their states and completed with a project.',
+  tags: 'Browse the tags of the directory with their project counts.',
   changes:
     'The change feed: every create, update and delete of a project or task, in commit order, from a cursor.',
   webhooks:

@@ -1,6 +1,7 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { changesRouter } from './changes/router.ts';
 import { projectsRouter } from './projects/router.ts';
+import { tagsRouter } from './tags/router.ts';
 import { tasksRouter } from './tasks/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
@@ -10,6 +11,7 @@ export const appRouter = router({
   tasks: tasksRouter,
   changes: changesRouter,
   webhooks: webhooksRouter,
+  tags: tagsRouter,
 });
 
 export type AppRouter = typeof appRouter;

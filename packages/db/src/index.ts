@@ -7,6 +7,8 @@ export * from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';
 export * from './queue.repository.ts';
+export * from './search.repository.ts';
+export * from './search-terms.ts';
 export * from './tables.ts';
 export * from './tags.repository.ts';
 export * from './tasks.repository.ts';

@@ -5,7 +5,16 @@ import { type TakeOptions, take } from './helpers/take.ts';
 import { type UpsertAllOptions, type UpsertTotals, upsertAll } from './helpers/upsert-all.ts';
 import { ROUTES, type Route } from './routes.ts';
 import { createTransport, type Send, type TransportOptions } from './transport.ts';
-import type { Change, Endpoints, ListChangesInput, ProjectInput, Task } from './types.ts';
+import type {
+  Change,
+  Endpoints,
+  FindProjectsInput,
+  FindTagsInput,
+  ListChangesInput,
+  ProjectInput,
+  ProjectListItem,
+  Task,
+} from './types.ts';
 
 /** `{ baseUrl, apiKey?, fetch?, retries?, timeoutMs? }` */
 export type DirectoryClientOptions = TransportOptions;
@@ -17,6 +26,20 @@ export interface DirectoryClient {
       items: Iterable<ProjectInput> | AsyncIterable<ProjectInput>,
       options?: UpsertAllOptions,
     ): Promise<UpsertTotals>;
+    /** One page of GET /api/projects (filters, sorts, facets; pass `nextCursor` back as `cursor`). */
+    list(input?: FindProjectsInput): ReturnType<Endpoints['projects']['find']>;
+    /**
+     * Every matching project, page after page (following `nextCursor`):
+     * `for await (const p of client.projects.search('通义', { tag: ['llm'] }))`.
+     */
+    search(
+      q: string | undefined,
+      input?: Omit<FindProjectsInput, 'q' | 'cursor'>,
+    ): AsyncGenerator<ProjectListItem, void, undefined>;
+  };
+  tags: Endpoints['tags'] & {
+    /** One page of GET /api/tags. */
+    list(input?: FindTagsInput): ReturnType<Endpoints['tags']['find']>;
   };
   tasks: Endpoints['tasks'] & {
     /** Pages of tasks in queue order: `for await (const page of client.tasks.listAll())`. */
@@ -60,11 +83,26 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
   const tasks = endpointsOf(send, 'tasks');
   const listChanges = (input: ListChangesInput, signal?: AbortSignal) =>
     send(ROUTES.changes.list, { ...input }, signal) as Promise<RouterOutputs['changes']['list']>;
+  const tags = endpointsOf(send, 'tags');
   return {
     projects: {
       ...projects,
       upsertAll: (items, upsertOptions) => upsertAll(projects.upsert, items, upsertOptions),
+      list: (input = {}) => projects.find(input),
+      async *search(q, input = {}) {
+        let cursor: string | undefined;
+        do {
+          const page = await projects.find({
+            ...input,
+            ...(q !== undefined && { q }),
+            ...(cursor && { cursor }),
+          });
+          yield* page.projects;
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      },
     },
+    tags: { ...tags, list: (input = {}) => tags.find(input) },
     tasks: {
       ...tasks,
       listAll: (listOptions) => listAll(tasks.list, listOptions),

@@ -24,6 +24,7 @@ export interface Route {
 export const ROUTES = {
   projects: {
     upsert: { method: 'POST', path: '/api/webhook/projects', repeatable: true },
+    find: { method: 'GET', path: '/api/projects', repeatable: true },
     get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true },
     delete: { method: 'DELETE', path: '/api/projects/{slug}', repeatable: false },
     checkDuplicates: { method: 'POST', path: '/api/webhook/check-duplicates', repeatable: true },
@@ -53,6 +54,9 @@ export const ROUTES = {
     delete: { method: 'DELETE', path: '/api/webhooks/{id}', repeatable: false },
     deliveries: { method: 'GET', path: '/api/webhooks/{id}/deliveries', repeatable: true },
   },
+  tags: {
+    find: { method: 'GET', path: '/api/tags', repeatable: true },
+  },
 } as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
 
 /** The method, URL and body of one call: path parameters from the input, the rest in the query or body. */
@@ -70,7 +74,9 @@ export function buildRequest(
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   if (route.method === 'GET' || route.method === 'DELETE') {
     for (const [key, value] of Object.entries(rest)) {
-      if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+      // a list is a repeated parameter (`?tag=a&tag=b`)
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+      else if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
     }
     return { url: url.toString(), body: undefined };
   }

@@ -33,9 +33,39 @@ export type ListChangesInput = { after?: string; limit?: number; wait?: number }
 
 export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
 
+/** A project as GET /api/projects lists it (with `match` when searching). */
+export type ProjectListItem = RouterOutputs['projects']['find']['projects'][number];
+
+/** A tag with its project count, as GET /api/tags lists it. */
+export type TagListItem = RouterOutputs['tags']['find']['tags'][number];
+
+/**
+ * GET /api/projects: `tag` and `linkType` are lists (sent as repeated parameters), `limit`
+ * a number (the schema reads query-string text, so its input type is `unknown`).
+ */
+export type FindProjectsInput = {
+  q?: string;
+  status?: 'ACTIVE' | 'ARCHIVED' | 'ALL';
+  tag?: string[];
+  tagMode?: 'all' | 'any';
+  linkType?: ('WEBSITE' | 'CODEHOST' | 'MODELHUB' | 'PAPER')[];
+  source?: string;
+  updatedAfter?: string;
+  sort?: 'relevance' | 'updated' | 'created' | 'name';
+  order?: 'asc' | 'desc';
+  limit?: number;
+  cursor?: string;
+  facets?: ('tags' | 'status' | 'linkTypes')[];
+  include?: 'content';
+};
+
+/** GET /api/tags. */
+export type FindTagsInput = { q?: string; sort?: 'count' | 'name'; limit?: number; cursor?: string };
+
 /** The input of every SDK method that maps to one endpoint. */
 export type Inputs = {
-  projects: RouterInputs['projects'];
+  projects: Omit<RouterInputs['projects'], 'find'> & { find: FindProjectsInput };
+  tags: { find: FindTagsInput };
   changes: { list: ListChangesInput };
   webhooks: Omit<RouterInputs['webhooks'], 'deliveries' | 'list'> & {
     list: { enabled?: 'true' | 'false' } | undefined;

@@ -38,4 +38,13 @@ export const UpsertProjectsOutput = z.object({
   updated: count(),
   failed: count(),
   errors: z.array(UpsertError),
+  /** One entry per submitted project, in order: what was done and the project's slug. */
+  results: z.array(
+    z.object({
+      index: z.number().int().min(0),
+      action: z.enum(['created', 'updated', 'failed']),
+      id: z.string().nullable(),
+      slug: z.string().nullable(),
+    }),
+  ),
 });

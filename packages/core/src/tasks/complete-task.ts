@@ -27,7 +27,7 @@ export const completeTask = keyedProcedure
     const { leaseToken } = input;
     const guard = leaseToken === undefined ? undefined : { leaseToken };
     let outcome:
-      | { projectId: string; action: 'created' | 'updated' }
+      | { projectId: string; slug: string; action: 'created' | 'updated' }
       | { problems: string[] }
       | { lost: TaskRow };
     try {
@@ -48,7 +48,7 @@ export const completeTask = keyedProcedure
           await updateTaskIfStatus(trx, task.id, task.status, failChange(parsed.problems.join('; ')), guard);
           return parsed;
         }
-        const { id: projectId, action } = await upsertProject(trx, parsed.input);
+        const { id: projectId, slug, action } = await upsertProject(trx, parsed.input);
         const done = await updateTaskIfStatus(
           trx,
           task.id,
@@ -58,7 +58,7 @@ export const completeTask = keyedProcedure
         );
         // cannot happen while the row is locked; if it did, the project must not stay without its task
         if (!done) throw new Error('The locked task changed under its completion');
-        return { projectId, action };
+        return { projectId, slug, action };
       });
     } catch (err) {
       if (!(err instanceof AppError)) {
@@ -82,6 +82,7 @@ export const completeTask = keyedProcedure
       success: true as const,
       taskId: input.id,
       projectId: outcome.projectId,
+      slug: outcome.slug,
       action: outcome.action,
       duration: Math.round(performance.now() - started),
     };

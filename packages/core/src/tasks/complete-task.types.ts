@@ -40,6 +40,8 @@ export const CompleteTaskOutput = z.object({
   success: z.literal(true),
   taskId: z.string(),
   projectId: z.string(),
+  /** The slug of the project written (EXTENSIONS A). */
+  slug: z.string(),
   action: z.enum(['created', 'updated']),
   duration: count(),
 });
