@@ -21,7 +21,7 @@ export const findProjectsMeta: Meta = {
   },
   nextLink: { param: 'cursor', field: 'nextCursor' },
   examples: {
-    request: { q: '模型', tag: ['llm'], facets: 'tags,status', limit: 2 },
+    request: { q: '模型', tag: ['llm'], facets: ['tags', 'status'], limit: 2 },
     response: {
       success: true,
       projects: [

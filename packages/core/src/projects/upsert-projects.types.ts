@@ -17,7 +17,18 @@ export const upsertProjectsMeta: Meta = {
   },
   examples: {
     request: { projects: [ex.QWEN_INPUT, ex.DEEPSEEK_V3_INPUT] },
-    response: { success: true, processed: 2, created: 1, updated: 1, failed: 0, errors: [] },
+    response: {
+      success: true,
+      processed: 2,
+      created: 1,
+      updated: 1,
+      failed: 0,
+      errors: [],
+      results: [
+        { index: 0, action: 'updated', id: ex.QWEN_ID, slug: ex.QWEN_SLUG },
+        { index: 1, action: 'created', id: ex.DEEPSEEK_V3_ID, slug: ex.DEEPSEEK_V3_SLUG },
+      ],
+    },
   },
 };
 

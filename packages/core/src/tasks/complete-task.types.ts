@@ -19,7 +19,14 @@ export const completeTaskMeta: Meta = {
   errors: ['NOT_FOUND', 'CONFLICT', 'INVALID_EXPLORATION_DATA'],
   examples: {
     request: { id: ex.TASK_ID, explorationData: ex.QWEN_INPUT },
-    response: { success: true, taskId: ex.TASK_ID, projectId: ex.QWEN_ID, action: 'created', duration: 38 },
+    response: {
+      success: true,
+      taskId: ex.TASK_ID,
+      projectId: ex.QWEN_ID,
+      slug: ex.QWEN_SLUG,
+      action: 'created',
+      duration: 38,
+    },
   },
 };
 

@@ -23,8 +23,8 @@ export const heartbeatTaskMeta: Meta = {
       success: true,
       task: {
         id: 'cm3x1q0a80000qz3k9v1f2b7c',
-        sourceUrl: 'https://github.com/QwenLM/Qwen',
-        sourceType: 'github',
+        sourceUrl: 'https://zh.wikipedia.org/wiki/通义千问',
+        sourceType: 'wiki',
         status: 'IN_PROGRESS',
         createdAt: '2026-11-23T08:00:00.000Z',
         startedAt: '2026-11-23T09:15:02.311Z',

@@ -56,7 +56,7 @@ export const Delivery = z.object({
   id: z.string(),
   webhookId: z.string().meta({ description: "The `webhook-id` header sent: the change's id" }),
   event: ChangeType,
-  statusCode: z.number().int().nullable(),
+  statusCode: z.number().int().min(0).nullable(),
   success: z.boolean(),
   error: z.string().nullable(),
   durationMs: z.number().int().min(0),
