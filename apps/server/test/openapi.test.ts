@@ -408,6 +408,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
 
     it('GET /api/changes and the webhooks', async () => {
       const changes = 'GET /api/changes';
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] } });
       const first = await call(changes, {});
       conforms(changes, first, 200);
       conforms(changes, await s.call('GET', '/api/changes?limit=0'), 400);
