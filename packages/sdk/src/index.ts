@@ -7,6 +7,12 @@ export type { AppRouter, RouterInputs, RouterOutputs } from '@directory/core';
 export { createDirectoryClient, type DirectoryClient, type DirectoryClientOptions } from './client.ts';
 export { DirectoryError } from './errors.ts';
 export type { ListAllOptions } from './helpers/list-all.ts';
+export type {
+  RunWorkerOptions,
+  WorkerContext,
+  WorkerEvent,
+  WorkerTotals,
+} from './helpers/run-worker.ts';
 export type { TakeOptions } from './helpers/take.ts';
 export type { UpsertAllOptions, UpsertError, UpsertProgress, UpsertTotals } from './helpers/upsert-all.ts';
 export {
@@ -14,4 +20,11 @@ export {
   type DirectoryTrpcClient,
   type DirectoryTrpcClientOptions,
 } from './trpc-client.ts';
-export type { CompleteTaskInput, ListTasksInput, ProjectInput, Task, TaskStatus } from './types.ts';
+export type {
+  CompleteTaskInput,
+  LeasedTask,
+  ListTasksInput,
+  ProjectInput,
+  Task,
+  TaskStatus,
+} from './types.ts';
