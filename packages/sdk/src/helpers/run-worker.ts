@@ -21,6 +21,8 @@ export interface RunWorkerOptions {
   waitSeconds?: number;
   /** The delay before a task whose handler threw can be claimed again (default 30·2^(attempt-1) s, at most 1 h). */
   retryAfterSeconds?: (task: LeasedTask, error: unknown) => number;
+  /** Return once nothing is claimable and nothing is running (a batch run), instead of waiting for more. */
+  stopWhenEmpty?: boolean;
   /** Told of each task's outcome (for logs and progress). */
   onEvent?: (event: WorkerEvent) => void;
 }
@@ -159,6 +161,7 @@ export async function runWorker(
       await Promise.race([new Promise((r) => setTimeout(r, 1000)), stopped]);
       continue;
     }
+    if (claimed.length === 0 && running.size === 0 && options.stopWhenEmpty) break;
     for (const task of claimed) {
       const p = work(task).finally(() => running.delete(p));
       running.add(p);
