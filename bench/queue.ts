@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { type Child, createDatabase, ROOT, startChild } from './processes.ts';
@@ -42,6 +43,8 @@ export interface QueueSizeResult {
   upsertPerSec: number;
   listPerSec: number;
   listCursorPerSec: number;
+  /** The machine's 1-minute load average when the size started (the figures are worth little when it is high). */
+  load: number;
   notes: string[];
 }
 
@@ -106,6 +109,7 @@ function oneProject(tag: string) {
 
 async function runSize(settings: QueueBenchSettings, tasks: number, tag: string): Promise<QueueSizeResult> {
   console.log(`\n== queue: ${tasks.toLocaleString('en-US')} COMPLETED tasks`);
+  const load = loadavg()[0] ?? 0;
   const database = await createDatabase(settings.adminUrl, `queue_${tasks}`);
   const handle = await connect(database.url, { poolSize: 2 });
   let server: Child | undefined;
@@ -241,6 +245,7 @@ async function runSize(settings: QueueBenchSettings, tasks: number, tag: string)
       upsertPerSec,
       listPerSec,
       listCursorPerSec,
+      load,
       notes: [...new Set(notes)],
     };
   } finally {
@@ -295,7 +300,10 @@ export function renderQueueSection(results: QueueSizeResult[], when = new Date()
       '',
     );
   }
-  const notes = results.flatMap((r) => r.notes.map((n) => `- ${int(r.tasks)}: ${n}`));
+  const notes = results.flatMap((r) => [
+    `- ${int(r.tasks)}: load average ${r.load.toFixed(1)} on this machine's cores when it started`,
+    ...r.notes.map((n) => `- ${int(r.tasks)}: ${n}`),
+  ]);
   if (notes.length) lines.push('Notes:', '', ...notes, '');
   lines.push(
     'Run only this part with `pnpm bench -- --scenarios queue --write` (it replaces this section); ' +
