@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
+import { type QueueSizeResult, renderQueueSection, runQueueBench, withQueueSection } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
 import { DEFAULT_TASKS, seed } from './seed.ts';
@@ -25,6 +26,7 @@ const { values: flags } = parseArgs({
     'db-pool-size': { type: 'string' },
     'claims-per-second': { type: 'string' },
     scenarios: { type: 'string' },
+    'queue-sizes': { type: 'string' },
     'database-url': { type: 'string' },
     write: { type: 'boolean', default: false },
   },
@@ -142,11 +144,25 @@ try {
   if (machine.load > machine.cores / 2)
     console.log('warning: the machine is busy; the figures will be low and noisy');
   const report: Report = { machine, settings, sizes: [] };
-  for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
-  console.log(renderSummary(report));
+  // `--scenarios queue` runs the queue part alone (bench/queue.ts)
+  const queueOnly = only.length === 1 && only[0] === 'queue';
+  if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
+  if (!queueOnly) console.log(renderSummary(report));
+  let queue: QueueSizeResult[] = [];
+  if (only.length === 0 || only.includes('queue')) {
+    const queueSizes = setting('queue-sizes', 'BENCH_QUEUE_SIZES', '20000,1000000').split(',').map(Number);
+    queue = await runQueueBench({
+      adminUrl,
+      apiKey,
+      duration: settings.duration,
+      dbPoolSize: settings.dbPoolSize,
+      sizes: queueSizes,
+    });
+  }
   if (flags.write) {
     const file = join(ROOT, 'bench/RESULTS.md');
-    writeFileSync(file, renderMarkdown(report));
+    const before = queueOnly ? readFileSync(file, 'utf8') : renderMarkdown(report);
+    writeFileSync(file, queue.length ? withQueueSection(before, renderQueueSection(queue)) : before);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);

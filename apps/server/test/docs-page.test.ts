@@ -19,6 +19,10 @@ const OPERATIONS = [
   'POST /api/discovery/tasks/{id}/complete',
   'POST /api/discovery/check-duplicates',
   'POST /api/webhook/check-duplicates',
+  'POST /api/discovery/tasks/claim',
+  'POST /api/discovery/tasks/{id}/heartbeat',
+  'POST /api/discovery/tasks/{id}/release',
+  'GET /api/discovery/stats',
 ];
 
 // The docs page does not depend on the database: PGlite only.

@@ -1,6 +1,7 @@
 import type { RouterOutputs } from '@directory/core';
 import { type FollowOptions, follow } from './helpers/follow.ts';
 import { type ListAllOptions, listAll } from './helpers/list-all.ts';
+import { type RunWorkerOptions, runWorker, type WorkerTotals } from './helpers/run-worker.ts';
 import { type TakeOptions, take } from './helpers/take.ts';
 import { type UpsertAllOptions, type UpsertTotals, upsertAll } from './helpers/upsert-all.ts';
 import { ROUTES, type Route } from './routes.ts';
@@ -10,6 +11,7 @@ import type {
   Endpoints,
   FindProjectsInput,
   FindTagsInput,
+  LeasedTask,
   ListChangesInput,
   ProjectInput,
   ProjectListItem,
@@ -44,8 +46,8 @@ export interface DirectoryClient {
   tasks: Endpoints['tasks'] & {
     /** Pages of tasks in queue order: `for await (const page of client.tasks.listAll())`. */
     listAll(options?: ListAllOptions): AsyncGenerator<Task[], void, undefined>;
-    /** Moves the oldest PENDING task to IN_PROGRESS; null when none is PENDING. */
-    take(options?: TakeOptions): Promise<Task | null>;
+    /** Claims the oldest claimable task with a lease (see `claim`); null when none is claimable. */
+    take(options?: TakeOptions): Promise<LeasedTask | null>;
   };
   changes: Endpoints['changes'] & {
     /**
@@ -55,6 +57,11 @@ export interface DirectoryClient {
     follow(options?: FollowOptions): AsyncGenerator<Change, void, undefined>;
   };
   webhooks: Endpoints['webhooks'];
+  /**
+   * Runs a worker until `signal` aborts: claims in batches, heartbeats, completes with the
+   * lease token, releases on errors (with a backoff) and on stop. Resolves to its totals.
+   */
+  runWorker(options: RunWorkerOptions): Promise<WorkerTotals>;
 }
 
 /**
@@ -73,7 +80,7 @@ function endpointsOf<N extends keyof typeof ROUTES>(send: Send, namespace: N): E
 
 /**
  * A client with one method per endpoint (inputs and replies typed from the service's schemas)
- * plus the helpers upsertAll, listAll and take. Failures throw DirectoryError. Reads, upserts
+ * plus the helpers upsertAll, listAll, take and runWorker. Failures throw DirectoryError. Reads, upserts
  * and task creates are retried after 429, 5xx, timeouts and network errors; deletes, status
  * changes and completes only after 429 or a refused connection (see ROUTES for why).
  */
@@ -113,5 +120,6 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
       follow: (followOptions) => follow(listChanges, followOptions),
     },
     webhooks: endpointsOf(send, 'webhooks'),
+    runWorker: (workerOptions) => runWorker(tasks, workerOptions),
   };
 }

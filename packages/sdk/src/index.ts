@@ -8,6 +8,12 @@ export { createDirectoryClient, type DirectoryClient, type DirectoryClientOption
 export { DirectoryError } from './errors.ts';
 export type { FollowOptions } from './helpers/follow.ts';
 export type { ListAllOptions } from './helpers/list-all.ts';
+export type {
+  RunWorkerOptions,
+  WorkerContext,
+  WorkerEvent,
+  WorkerTotals,
+} from './helpers/run-worker.ts';
 export type { TakeOptions } from './helpers/take.ts';
 export type { UpsertAllOptions, UpsertError, UpsertProgress, UpsertTotals } from './helpers/upsert-all.ts';
 export {
@@ -18,6 +24,7 @@ export {
 export type {
   Change,
   CompleteTaskInput,
+  LeasedTask,
   ListChangesInput,
   ListTasksInput,
   ProjectInput,

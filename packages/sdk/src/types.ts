@@ -8,6 +8,9 @@ export type Task = RouterOutputs['tasks']['get']['task'];
 
 export type TaskStatus = Task['status'];
 
+/** A task as its claimer gets it: with the `leaseToken` that heartbeat, release and complete take. */
+export type LeasedTask = RouterOutputs['tasks']['claim']['tasks'][number];
+
 /**
  * The server takes any JSON as `explorationData` (it validates it as a ProjectInput after
  * checking the task's state); the SDK asks for a ProjectInput so mistakes show at compile time.
@@ -80,6 +83,9 @@ export type Inputs = {
 /** One method per endpoint; each resolves to the full success body of the REST response. */
 export type Endpoints = {
   [N in keyof Inputs]: {
-    [P in keyof Inputs[N] & keyof RouterOutputs[N]]: (input: Inputs[N][P]) => Promise<RouterOutputs[N][P]>;
+    // an endpoint whose input has no required field may be called without one (stats())
+    [P in keyof Inputs[N] & keyof RouterOutputs[N]]: Record<never, never> extends Inputs[N][P]
+      ? (input?: Inputs[N][P]) => Promise<RouterOutputs[N][P]>
+      : (input: Inputs[N][P]) => Promise<RouterOutputs[N][P]>;
   };
 };

@@ -8,6 +8,8 @@ import { deleteProject } from './commands/delete-project.ts';
 import { getProject } from './commands/get-project.ts';
 import { importProjects } from './commands/import-projects.ts';
 import { listTasks } from './commands/list-tasks.ts';
+import { taskStats } from './commands/task-stats.ts';
+import { work } from './commands/work.ts';
 import type { CliIo, CommandContext } from './context.ts';
 import { describeError, EXIT_OK, EXIT_UNUSABLE, UsageError } from './errors.ts';
 import { commandHelp, generalHelp, groupHelp } from './usage.ts';
@@ -21,6 +23,8 @@ export const COMMANDS: Command[] = [
   importProjects,
   addTasks,
   listTasks,
+  taskStats,
+  work,
   checkUrls,
   getProject,
   deleteProject,
