@@ -13,6 +13,11 @@ const SDK = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(SDK, 'dist');
 const FIXTURES = join(SDK, 'test', 'fixtures');
 const run = promisify(execFile);
+/** pnpm as this run was started with (`pnpm test` sets npm_execpath), else the one on PATH. */
+const pnpm = (args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) =>
+  process.env.npm_execpath?.includes('pnpm')
+    ? run(process.execPath, [process.env.npm_execpath, ...args], options)
+    : run('pnpm', args, options);
 
 /** Runs the package's own build script, as `pnpm run build` would (with its bin folder on PATH). */
 async function build() {
@@ -67,7 +72,7 @@ describe('the built package', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sdk-consumer-'));
     try {
       // pnpm pack writes the catalog: versions as numbers, as a publish would
-      await run('pnpm', ['pack', '--pack-destination', dir], { cwd: SDK });
+      await pnpm(['pack', '--pack-destination', dir], { cwd: SDK });
       const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
       expect(tarball).toBeDefined();
       const manifest = JSON.parse(readFileSync(join(SDK, 'package.json'), 'utf8'));
@@ -83,8 +88,7 @@ describe('the built package', () => {
       );
       const typesNode = createRequire(import.meta.url)('@types/node/package.json').version;
       const typescript = createRequire(import.meta.url)('typescript/package.json').version;
-      await run(
-        'pnpm',
+      await pnpm(
         [
           'add',
           '--prefer-offline',
@@ -92,7 +96,10 @@ describe('the built package', () => {
           `@types/node@${typesNode}`,
           `typescript@${typescript}`,
         ],
-        { cwd: app, env: { ...process.env, npm_config_workspace_dir: app } },
+        {
+          cwd: app,
+          env: { ...process.env, npm_config_workspace_dir: app },
+        },
       );
       const installed = readdirSync(join(app, 'node_modules'));
       expect(installed).not.toContain('kysely');
