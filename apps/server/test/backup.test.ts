@@ -55,7 +55,7 @@ async function populate(c: Client): Promise<string[]> {
   await c.call('POST', `/api/discovery/tasks/${tasks[1].id}/complete`, {
     body: { explorationData: project() },
   });
-  const slugs = (
+  const ids = (
     await Promise.all(
       projects.map(
         async (p) =>
