@@ -1,11 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import { startReaper } from '@directory/core';
 import { connect, migrateToLatest, pruneChanges, redact } from '@directory/db';
+import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
 import { ChangeSignal } from './changes/signal.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
+
+/** A start that cannot go on: one line for a person on stderr (not a log line), and exit code 1. */
+function cannotStart(message: string): never {
+  console.error(`Cannot start the server: ${message}`);
+  process.exit(1);
+}
 
 let config: Config;
 try {
@@ -25,11 +32,18 @@ try {
   });
   await migrateToLatest(handle.db);
 } catch (err) {
-  logger.fatal(
-    { error: describeError(err), database: redact(config.databaseUrl) },
-    'cannot open the database',
+  const { message, code } = describeError(err);
+  cannotStart(
+    `cannot open the database ${redact(config.databaseUrl)}: ${message ?? code ?? 'unknown error'}`,
   );
-  process.exit(1);
+}
+
+let apiKey: ReturnType<typeof resolveApiKey>;
+try {
+  apiKey = resolveApiKey(config.apiKeyGenerated ? undefined : config.apiKey, config.databaseUrl);
+} catch (err) {
+  await handle.close();
+  cannotStart(`cannot read or make the API key: ${(err as Error).message}`);
 }
 
 // The change feed: one listening connection wakes this process's long-polls and dispatcher.
@@ -37,8 +51,8 @@ const feed = new ChangeSignal({ allowPrivateTargets: config.changes.allowPrivate
 try {
   await feed.listen(handle);
 } catch (err) {
-  logger.fatal({ error: describeError(err) }, 'cannot listen for changes');
-  process.exit(1);
+  await handle.close();
+  cannotStart(`cannot listen for changes: ${describeError(err).message ?? 'unknown error'}`);
 }
 const dispatcher = startDispatcher({ db: handle.db, signal: feed, logger, ...config.changes });
 async function prune() {
@@ -56,7 +70,7 @@ const app = createApp({
   feed,
   db: handle.db,
   pool: handle.pool,
-  apiKey: config.apiKey,
+  apiKey: apiKey.key,
   logger,
   bodyLimitBytes: config.bodyLimitBytes,
   rateLimit: config.rateLimit,
@@ -77,15 +91,23 @@ const server = createHttpServer(app, config);
 server.listen(config.port, config.host);
 server.once('listening', () => {
   const { port } = server.address() as AddressInfo;
-  if (config.apiKeyGenerated) {
-    // Printed once, so that a first run works; a configured key is never printed.
-    console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${config.apiKey}`);
+  // A configured key is never printed; a generated one is printed once, when it is made.
+  const { source } = apiKey;
+  if (source.kind === 'created') {
+    console.log(`WEBHOOK_API_KEY is not set; generated an API key, kept in ${source.file}: ${apiKey.key}`);
+  } else if (source.kind === 'stored') {
+    console.log(`WEBHOOK_API_KEY is not set; using the API key kept in ${source.file}`);
+  } else if (source.kind === 'ephemeral') {
+    console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${apiKey.key}`);
   }
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
 });
 server.on('error', (err) => {
-  logger.fatal({ error: describeError(err) }, 'cannot listen');
-  process.exit(1);
+  const { message, code } = describeError(err);
+  const hint = code === 'EADDRINUSE' ? ' (another process uses that port: stop it, or set PORT)' : '';
+  void handle
+    .close()
+    .finally(() => cannotStart(`cannot listen on ${config.host}:${config.port}: ${message}${hint}`));
 });
 
 let stopping = false;

@@ -135,8 +135,9 @@ describe('a client generated from the OpenAPI document by openapi-typescript, an
       });
       const checked = proxy.checked.slice(before);
       expect(checked.length).toBeGreaterThan(100);
-      // a failing status and a success of every operation were seen
-      expect(new Set(checked.map((c) => c.replace(/ \d+$/, ''))).size).toBe(OPERATIONS.length);
+      // every one of the ten operations was checked
+      const seen = new Set(checked.map((c) => c.replace(/ \d+$/, '')));
+      for (const operation of OPERATIONS) expect(seen.has(operation), operation).toBe(true);
       expect(proxy.violations).toEqual([]);
     },
   );

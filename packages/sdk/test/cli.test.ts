@@ -42,6 +42,7 @@ async function cli(args: string[], options: { input?: string; env?: Record<strin
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.DIRECTORY_URL;
   delete env.DIRECTORY_API_KEY;
+  delete env.WEBHOOK_API_KEY;
   Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key }, options.env);
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
   let stdout = '';
@@ -197,7 +198,7 @@ describe('directory tasks and check', () => {
     const added = await cli(['tasks', 'add', await file('urls.txt', text), '--source-type', 'cli']);
     expect(added.code).toBe(1);
     expect(added.stdout.split('\n')).toEqual([
-      '61 created, 0 skipped (already queued), 61 total, 1 failed',
+      '61 created, 0 skipped (already have a task), 61 total, 1 failed',
       'Failed:',
       '  #60 (line 63) "not a url": sourceUrl: Invalid URL: expected an HTTP or HTTPS URL',
       '',

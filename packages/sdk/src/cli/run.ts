@@ -48,7 +48,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError(`the base URL must be an http(s) URL, got '${baseUrl}'`, command.name);
     }
     // An empty variable counts as unset; the key itself is never printed.
-    const apiKey = stringOption(values, 'api-key') ?? (io.env.DIRECTORY_API_KEY || undefined);
+    // the server's variable name, or the CLI's own (which wins when both are set)
+    const apiKey =
+      stringOption(values, 'api-key') ?? (io.env.DIRECTORY_API_KEY || io.env.WEBHOOK_API_KEY || undefined);
     const ctx: CommandContext = {
       io,
       client: createDirectoryClient({ baseUrl, apiKey, fetch: io.fetch }),
