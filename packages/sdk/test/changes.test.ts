@@ -2,7 +2,15 @@ import { project, startServer, type TestServer } from '@directory/server/test/he
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/run.ts';
-import { type Change, createDirectoryClient, DirectoryError, verifyWebhook } from '../src/index.ts';
+import {
+  type Change,
+  createDirectoryClient,
+  DirectoryError,
+  type ProjectInput,
+  verifyWebhook,
+} from '../src/index.ts';
+
+const sample = () => project() as ProjectInput;
 
 describe('following changes with the SDK and the CLI', () => {
   let s: TestServer;
@@ -24,8 +32,8 @@ describe('following changes with the SDK and the CLI', () => {
       }
     })();
     await new Promise((r) => setTimeout(r, 300));
-    await client.projects.upsert({ projects: [project(), project(), project()] });
-    await client.projects.upsert({ projects: [project(), project()] });
+    await client.projects.upsert({ projects: [sample(), sample(), sample()] });
+    await client.projects.upsert({ projects: [sample(), sample()] });
     const started = Date.now();
     await following;
     expect(Date.now() - started).toBeLessThan(3_000);
