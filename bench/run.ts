@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
+import { renderChanges, runChangesBench } from './changes.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
@@ -143,6 +144,16 @@ try {
     console.log('warning: the machine is busy; the figures will be low and noisy');
   const report: Report = { machine, settings, sizes: [] };
   for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
+  if (only.length === 0 || only.includes('changes')) {
+    console.log('\n== change feed and webhooks');
+    report.changes = await runChangesBench({
+      ...settings,
+      adminUrl,
+      apiKey,
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+    });
+    console.log(renderChanges(report.changes).join('\n'));
+  }
   console.log(renderSummary(report));
   if (flags.write) {
     const file = join(ROOT, 'bench/RESULTS.md');
