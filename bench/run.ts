@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
+import { renderChanges, runChangesBench } from './changes.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
 import { type QueueSizeResult, renderQueueSection, runQueueBench, withQueueSection } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
@@ -147,6 +148,16 @@ try {
   // `--scenarios queue` runs the queue part alone (bench/queue.ts)
   const queueOnly = only.length === 1 && only[0] === 'queue';
   if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
+  if (!queueOnly && (only.length === 0 || only.includes('changes'))) {
+    console.log('\n== change feed and webhooks');
+    report.changes = await runChangesBench({
+      ...settings,
+      adminUrl,
+      apiKey,
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+    });
+    console.log(renderChanges(report.changes).join('\n'));
+  }
   if (!queueOnly) console.log(renderSummary(report));
   let queue: QueueSizeResult[] = [];
   if (only.length === 0 || only.includes('queue')) {

@@ -122,8 +122,11 @@ async function shutdown(signal: string) {
   // Stop accepting, let requests in flight finish, then close the pool.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  // Keep-alive connections go idle as their last answers (the long-polls just woken) finish.
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   await Promise.all([closed, dispatcher.stop()]);
+  clearInterval(idle);
   clearTimeout(force);
   // A handler whose client went away may still be running: let it finish with the pool.
   const deadline = Date.now() + 10_000;

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { project, slugOf, spawnServer, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
 
 describe.each(targets)('the change feed on $name', (target) => {
   let s: TestServer;
@@ -122,4 +125,25 @@ describe.each(targets)('the change feed on $name', (target) => {
     expect((await feed(`?after=${changes[1].cursor}`)).status).toBe(200);
     expect((await feed('')).json.changes[0].cursor).toBe(changes[2].cursor);
   });
+});
+
+describe('shutting down with long-polls waiting', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'changes-stop-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers waiting long-polls and exits promptly on SIGTERM', async () => {
+    const s = await spawnServer({ DATABASE_URL: `pglite:${dir}`, WEBHOOK_API_KEY: 'stop-key' });
+    try {
+      const polls = [1, 2, 3].map(() => s.call('GET', '/api/changes?wait=30'));
+      await new Promise((r) => setTimeout(r, 500));
+      const started = Date.now();
+      const code = await s.stop('SIGTERM');
+      const replies = await Promise.all(polls);
+      expect(code).toBe(0);
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await s.stop('SIGKILL');
+    }
+  }, 60_000);
 });

@@ -115,6 +115,8 @@ export async function pruneChanges(db: Db, days: number): Promise<number> {
       update change_feed_state s set pruned_xid = m.xid, pruned_id = m.id
       from m where (m.xid, m.id) > (s.pruned_xid, s.pruned_id)
       returning 1
+    ), orphans as (
+      delete from webhook_deliveries x using d where x.change_id = d.id
     ), a as (
       delete from webhook_attempts where at < now() - make_interval(days => ${days}::int) returning 1
     ), f as (

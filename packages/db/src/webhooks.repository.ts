@@ -24,8 +24,13 @@ export async function findWebhook(db: Db, id: string): Promise<WebhookRow | unde
 
 /** Deletes a webhook with its queued deliveries and recorded attempts; false when there was none. */
 export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const { rows } = await sql<{ deleted: number }>`
+    with w as (delete from webhooks where id = ${id} returning id),
+    d as (delete from webhook_deliveries where webhook_id in (select id from w)),
+    a as (delete from webhook_attempts where webhook_id in (select id from w))
+    select count(*)::int as deleted from w
+  `.execute(db);
+  return (rows[0]?.deleted ?? 0) > 0;
 }
 
 export interface AttemptRecord {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPrivateAddress, messageId, webhookPayload } from '@directory/core';
 import {
@@ -50,8 +50,14 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
  * it scheduled is due, and every `pollMs`.
  */
 export function startDispatcher(options: DispatcherOptions): { stop(): Promise<void> } {
-  const { db, logger, batchSize = 20 } = options;
+  const { db, logger, batchSize = 50 } = options;
   const leaseMs = options.timeoutMs + 5_000;
+  // Kept-alive connections: a busy webhook gets many POSTs a second. A connection is opened
+  // through guardedLookup, so a reused one goes to an address that was checked.
+  const agents = {
+    http: new HttpAgent({ keepAlive: true, maxSockets: batchSize }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: batchSize }),
+  };
   const aborter = new AbortController();
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -121,7 +127,8 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
       return Promise.reject(
         new Error(`refused: ${host} is a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
       );
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const https = url.protocol === 'https:';
+    const request = https ? httpsRequest : httpRequest;
     return new Promise<number>((resolve, reject) => {
       const req = request(
         url,
@@ -136,7 +143,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
           // The address actually connected to is checked, not only the one seen at creation.
           lookup: options.allowPrivateTargets ? undefined : guardedLookup,
           signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(options.timeoutMs)]),
-          agent: false,
+          agent: https ? agents.https : agents.http,
         },
         (res: IncomingMessage) => {
           res.on('data', () => {});
@@ -187,6 +194,8 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
       const grace = setTimeout(() => aborter.abort(), 1_000);
       await loop;
       clearTimeout(grace);
+      agents.http.destroy();
+      agents.https.destroy();
     },
   };
 }

@@ -4,9 +4,12 @@ import { keyedProcedure } from '../trpc.ts';
 import { decodeCursor, encodeCursor, pollingFeed, toChange } from './feed.ts';
 import { ListChangesInput, ListChangesOutput, listChangesMeta } from './list-changes.types.ts';
 
-// Committed changes behind a transaction that is still open are re-read this often while a
-// long-poll waits (their commit sends a notification, but the open transaction's end may not).
-const HELD_BACK_POLL_MS = 20;
+// Committed changes behind a transaction that is still open are re-read while a long-poll
+// waits (their commit sent its notification already; the open transaction's end may send
+// none): after 2 ms, doubling up to 50 ms, so a short transaction costs little latency and a
+// long one few reads.
+const HELD_BACK_FIRST_MS = 2;
+const HELD_BACK_MAX_MS = 50;
 
 export const listChanges = keyedProcedure
   .meta(listChangesMeta)
@@ -16,6 +19,7 @@ export const listChanges = keyedProcedure
     const feed = ctx.feed ?? pollingFeed;
     const after = input.after === undefined ? undefined : decodeCursor(input.after);
     const deadline = Date.now() + input.wait * 1000;
+    let heldBackMs = HELD_BACK_FIRST_MS;
     for (;;) {
       const since = feed.version;
       // Each read takes a pooled connection for one statement only; waiting holds none.
@@ -36,6 +40,9 @@ export const listChanges = keyedProcedure
           hasMore: page.changes.length > input.limit,
         };
       }
-      await feed.waitForChange(page.heldBack ? Math.min(remaining, HELD_BACK_POLL_MS) : remaining, since);
+      if (page.heldBack) {
+        await feed.waitForChange(Math.min(remaining, heldBackMs), since);
+        heldBackMs = Math.min(HELD_BACK_MAX_MS, heldBackMs * 2);
+      } else await feed.waitForChange(remaining, since);
     }
   });

@@ -68,8 +68,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     create table webhook_deliveries (
       id bigint generated always as identity primary key,
-      webhook_id text not null references webhooks (id) on delete cascade,
-      change_id bigint not null references changes (id) on delete cascade,
+      -- No foreign keys: their row-level checks would cost two lookups per queued delivery on
+      -- every batch write. Deleting a webhook deletes its deliveries (deleteWebhook), retention
+      -- deletes those of removed changes (pruneChanges), and the claim joins both tables.
+      webhook_id text not null,
+      change_id bigint not null,
       status text not null default 'PENDING' check (status in ('PENDING', 'DELIVERED', 'FAILED')),
       attempts integer not null default 0,
       -- when the next attempt is due; a claim pushes it past the attempt's lease, so a process
@@ -80,11 +83,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status = 'PENDING';
     create index webhook_deliveries_webhook_idx on webhook_deliveries (webhook_id);
-    create index webhook_deliveries_change_idx on webhook_deliveries (change_id);
 
     create table webhook_attempts (
       id bigint generated always as identity primary key,
-      webhook_id text not null references webhooks (id) on delete cascade,
+      webhook_id text not null,
       delivery_id bigint not null,
       change_id bigint not null,
       event text not null,

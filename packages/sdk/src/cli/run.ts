@@ -3,6 +3,7 @@
 import { createDirectoryClient } from '../client.ts';
 import { type Command, parseInvocation, stringOption } from './args.ts';
 import { addTasks } from './commands/add-tasks.ts';
+import { changes } from './commands/changes.ts';
 import { checkUrls } from './commands/check-urls.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { getProject } from './commands/get-project.ts';
@@ -28,6 +29,7 @@ export const COMMANDS: Command[] = [
   checkUrls,
   getProject,
   deleteProject,
+  changes,
 ];
 
 /** The whole CLI: parses `argv`, runs the command against `io`, and resolves to the exit code. */
