@@ -54,6 +54,7 @@ describe.each(targets)('the SDK on $name', (target) => {
         updated: 0,
         failed: 0,
         errors: [],
+        results: [{ index: 0, action: 'created', id: expect.any(String), slug: expect.any(String) }],
       });
       const again = await client.projects.upsert({ projects: [{ ...p, description: 'A new description.' }] });
       expect(again).toMatchObject({ created: 0, updated: 1 });
