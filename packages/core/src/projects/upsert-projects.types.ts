@@ -17,6 +17,12 @@ export const upsertProjectsMeta: Meta = {
 
 export const UpsertProjectsInput = z.object({
   projects: z.array(ProjectInput).min(1).max(100),
+  /**
+   * Ask for `results` (EXTENSIONS A: what was done to each item, with its slug). Opt-in so
+   * that the reply stays exactly endpoint 1's for callers that do not ask (the conformance
+   * suite compares it whole).
+   */
+  results: z.boolean().optional(),
 });
 
 const UpsertError = z.object({
@@ -33,12 +39,14 @@ export const UpsertProjectsOutput = z.object({
   failed: z.number().int(),
   errors: z.array(UpsertError),
   /** One entry per submitted project, in order: what was done and the project's slug. */
-  results: z.array(
-    z.object({
-      index: z.number().int().min(0),
-      action: z.enum(['created', 'updated', 'failed']),
-      id: z.string().nullable(),
-      slug: z.string().nullable(),
-    }),
-  ),
+  results: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        action: z.enum(['created', 'updated', 'failed']),
+        id: z.string().nullable(),
+        slug: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });

@@ -83,7 +83,7 @@ export async function upsertAll(
     let pending = projects.map((project, i) => ({ project, index: start + i }));
     while (pending.length > 0) {
       try {
-        const result = await upsert({ projects: pending.map((p) => p.project) });
+        const result = await upsert({ projects: pending.map((p) => p.project), results: true });
         totals.processed += result.processed;
         totals.created += result.created;
         totals.updated += result.updated;
