@@ -9,6 +9,7 @@ import { type Child, createDatabase, type Database, ROOT, startChild } from './p
 import { type QueueSizeResult, renderQueueSection, runQueueBench, withQueueSection } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
+import { prepareSearch } from './search.ts';
 import { DEFAULT_TASKS, seed } from './seed.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
@@ -90,6 +91,7 @@ async function runSize(projects: number): Promise<SizeResult> {
   try {
     await migrateToLatest(handle.db);
     const seeded = await seed(handle.pool, { projects, tasks });
+    console.log(`search columns filled in ${(await prepareSearch(handle.db)).toFixed(1)} s`);
     console.log(
       `seeded in ${seeded.seconds.toFixed(1)} s (VACUUM ANALYZE ${seeded.vacuumSeconds.toFixed(1)} s) ` +
         `into ${database.name}`,

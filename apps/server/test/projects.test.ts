@@ -24,7 +24,7 @@ describe.each(targets)('projects on $name', (target) => {
         { type: 'CODEHOST', url: uniqueUrl('code') },
       ],
     });
-    const w = await upsert([p]);
+    const w = await s.call('POST', '/api/webhook/projects', { body: { projects: [p], results: true } });
     expect(w.status).toBe(200);
     expect(w.json).toEqual({
       success: true,

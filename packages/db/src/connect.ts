@@ -77,6 +77,9 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // JIT compiles a plan when its estimated cost is high (search and facet aggregates over
+      // many rows); for these short queries the compile time (tens of ms) exceeds the gain.
+      options: '-c jit=off',
     });
   } else {
     let lock: DirectoryLock | undefined;

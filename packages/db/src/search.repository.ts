@@ -65,10 +65,12 @@ export const TOTAL_CAP = 10_000;
  * the item ranks by its worst word. The score: 100 when the whole query (without spaces)
  * equals a key (name, nameEn, slug, pinyin, initials), 80 when it starts one, else 20 × cls.
  */
-const CLS = (patterns: string[]) => sql`(
-  select min(case when strpos(p.search_name, t) > 0 then 3 when strpos(p.search_tags, t) > 0 then 2
-    when strpos(p.search_desc, t) > 0 then 1 else 0 end)
-  from unnest(${patterns}::text[]) as t)`;
+const CLS = (patterns: string[]) => {
+  // one CASE per word (a query has at most MAX_QUERY_TERMS): cheaper per row than unnest()
+  const one = (t: string) => sql`case when strpos(p.search_name, ${t}::text) > 0 then 3
+    when strpos(p.search_tags, ${t}::text) > 0 then 2 when strpos(p.search_desc, ${t}::text) > 0 then 1 else 0 end`;
+  return patterns.length === 1 ? one(patterns[0]!) : sql`least(${sql.join(patterns.map(one), sql`, `)})`;
+};
 
 const SCORE = (whole: string) => sql`(case
   when ${whole}::text = any(p.search_keys) then 100
@@ -84,24 +86,31 @@ function from(f: ProjectFilters): RawBuilder<unknown> {
     : sql`projects p`;
 }
 
-/** The WHERE conditions of the filters, leaving out one facet's own filter. */
-function conditions(f: ProjectFilters, ignore?: Facet): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [];
-  if (f.search) where.push(sql`p.search_grams @> ${f.search.grams}::text[]`, sql`m.cls > 0`);
-  if (f.status && ignore !== 'status') where.push(sql`p.status = ${f.status}::text`);
-  if (f.tagSlugs.length > 0 && ignore !== 'tags') {
+/** Each filter's condition, when it is given. */
+function filterParts(f: ProjectFilters) {
+  const search = f.search ? sql`p.search_grams @> ${f.search.grams}::text[] and m.cls > 0` : undefined;
+  const status = f.status ? sql`p.status = ${f.status}::text` : undefined;
+  let tags: RawBuilder<unknown> | undefined;
+  if (f.tagSlugs.length > 0) {
     const ids = sql`(select array_agg(id) from tags where slug = any(${f.tagSlugs}::text[]))`;
-    where.push(
+    tags =
       f.tagMode === 'any'
         ? sql`p.tag_ids && ${ids}`
-        : sql`p.tag_ids @> ${ids} and (select count(*) from tags where slug = any(${f.tagSlugs}::text[])) = ${f.tagSlugs.length}::int`,
-    );
+        : sql`p.tag_ids @> ${ids} and (select count(*) from tags where slug = any(${f.tagSlugs}::text[])) = ${f.tagSlugs.length}::int`;
   }
-  if (f.linkTypes.length > 0 && ignore !== 'linkTypes')
-    where.push(sql`p.link_types @> ${f.linkTypes}::text[]`);
-  if (f.source !== undefined) where.push(sql`p.source = ${f.source}::text`);
-  if (f.updatedAfter !== undefined) where.push(sql`p.updated_at > ${f.updatedAfter}::timestamptz`);
-  return where;
+  const linkTypes = f.linkTypes.length > 0 ? sql`p.link_types @> ${f.linkTypes}::text[]` : undefined;
+  const others: RawBuilder<unknown>[] = [];
+  if (f.source !== undefined) others.push(sql`p.source = ${f.source}::text`);
+  if (f.updatedAfter !== undefined) others.push(sql`p.updated_at > ${f.updatedAfter}::timestamptz`);
+  return { search, status, tags, linkTypes, others };
+}
+
+/** The WHERE conditions of the filters. */
+function conditions(f: ProjectFilters): RawBuilder<unknown>[] {
+  const parts = filterParts(f);
+  return [parts.search, parts.status, parts.tags, parts.linkTypes, ...parts.others].filter(
+    (c): c is RawBuilder<unknown> => c !== undefined,
+  );
 }
 
 const whereClause = (parts: RawBuilder<unknown>[]) =>
@@ -124,12 +133,12 @@ function sortKey(q: ProjectPageQuery): {
     after ? sql`(${column}, p.id) ${op} (${after.key}::${sql.raw(cast)}, ${after.id}::text)` : undefined;
   switch (q.sort) {
     case 'relevance': {
+      // the score column of the materialised matches (findProjectPage)
       if (!q.search) throw new Error('relevance needs a search');
-      const score = SCORE(q.search.whole);
       return {
-        key: score,
-        order: sql`${score} ${dir}, p.id ${dir}`,
-        compare: keyset(score, 'int'),
+        key: sql`p.score`,
+        order: sql`p.score ${dir}, p.id ${dir}`,
+        compare: keyset(sql`p.score`, 'int'),
       };
     }
     case 'name':
@@ -165,21 +174,34 @@ export async function findProjectPage(
 ): Promise<{ items: ProjectListItem[]; total: number; asOf: string }> {
   const key = sortKey(q);
   const where = conditions(q);
-  const pageWhere = whereClause([
-    ...where,
+  const dir = sql.raw(q.order);
+  const content = q.includeContent ? sql`, 'content', p.content, 'contentEn', p.content_en` : sql``;
+  // With q, every match is found anyway (the GIN index gives candidates, strpos decides):
+  // they are read once, materialised with their score, and the page and the total come
+  // from that set. Without q, the page is an index-ordered keyset scan and the total
+  // counts at most TOTAL_CAP + 1 rows.
+  const matches = q.search
+    ? sql`m as materialized (select p.id, p.updated_at, p.created_at, p.name_sort, ${SCORE(q.search.whole)} as score
+        from ${from(q)} ${whereClause(where)}),`
+    : sql``;
+  const pageFrom = q.search
+    ? sql`(select id, updated_at, created_at, name_sort, score from m) p`
+    : sql`projects p`;
+  const pageWhereText = whereClause([
+    ...(q.search ? [] : where),
     ...(key.compare ? [key.compare] : []),
     ...(q.asOf ? [sql`p.updated_at <= ${q.asOf}::timestamptz`] : []),
   ]);
-  const dir = sql.raw(q.order);
-  const content = q.includeContent ? sql`, 'content', p.content, 'contentEn', p.content_en` : sql``;
-  const score = q.search ? sql`, ${SCORE(q.search.whole)} as score` : sql`, null::int as score`;
+  const total = q.search
+    ? sql`(select count(*)::int from m)`
+    : sql`(select count(*)::int from (select 1 from projects p ${whereClause(where)} limit ${TOTAL_CAP + 1}::int) c)`;
+  const pageScore = q.search ? sql`, p.score` : sql`, null::int as score`;
   const result = await sql<{ total: number; items: ProjectListItem[]; as_of: string }>`
-    with page as (
-      select p.id, ${key.key} as sort_key ${score}
-      from ${from(q)} ${pageWhere} order by ${key.order} limit ${q.limit + 1}::int
+    with ${matches} page as (
+      select p.id, ${key.key} as sort_key ${pageScore}
+      from ${pageFrom} ${pageWhereText} order by ${key.order} limit ${q.limit + 1}::int
     )
-    select ${isoOf('clock_timestamp()', US_ISO)} as as_of,
-      (select count(*)::int from (select 1 from ${from(q)} ${whereClause(where)} limit ${TOTAL_CAP + 1}::int) c) as total,
+    select ${isoOf('clock_timestamp()', US_ISO)} as as_of, ${total} as total,
       (select coalesce(json_agg(json_build_object(
         'id', p.id, 'name', p.name, 'nameEn', p.name_en, 'slug', p.slug,
         'description', p.description, 'descriptionEn', p.description_en ${content},
@@ -206,25 +228,37 @@ export interface ProjectFacets {
   linkTypes?: { value: string; count: number }[];
 }
 
-/** The facets asked for, in one statement: each counts the matches of every filter but its own. */
+/**
+ * The facets asked for, in one statement: each counts the matches of every filter but its
+ * own. The rows matching q and the other filters are read once (materialised, with whether
+ * each facet filter holds), and each facet counts over them.
+ */
 export async function findProjectFacets(db: Db, f: ProjectFilters, facets: Facet[]): Promise<ProjectFacets> {
   if (facets.length === 0) return {};
-  const parts: RawBuilder<unknown>[] = [];
+  const parts = filterParts(f);
+  const base = [parts.search, ...parts.others].filter((c): c is RawBuilder<unknown> => c !== undefined);
+  const holds = (c: RawBuilder<unknown> | undefined) => c ?? sql`true`;
+  const selects: RawBuilder<unknown>[] = [];
   if (facets.includes('status'))
-    parts.push(sql`(select coalesce(json_agg(json_build_object('value', value, 'count', count) order by count desc, value), '[]')
-      from (select p.status as value, count(*)::int as count from ${from(f)} ${whereClause(conditions(f, 'status'))}
-        group by p.status) s) as status`);
+    selects.push(sql`(select coalesce(json_agg(json_build_object('value', value, 'count', count) order by count desc, value), '[]')
+      from (select status as value, count(*)::int as count from c where t_ok and l_ok group by status) s) as status`);
   if (facets.includes('linkTypes'))
-    parts.push(sql`(select coalesce(json_agg(json_build_object('value', value, 'count', count) order by count desc, value), '[]')
-      from (select lt.value, count(*)::int as count from ${from(f)} cross join unnest(p.link_types) as lt(value)
-        ${whereClause(conditions(f, 'linkTypes'))} group by lt.value) s) as "linkTypes"`);
+    selects.push(sql`(select coalesce(json_agg(json_build_object('value', value, 'count', count) order by count desc, value), '[]')
+      from (select lt.value, count(*)::int as count from c cross join unnest(c.link_types) as lt(value)
+        where s_ok and t_ok group by lt.value) s) as "linkTypes"`);
   if (facets.includes('tags'))
-    parts.push(sql`(select coalesce(json_agg(json_build_object('slug', t.slug, 'name', t.name, 'nameEn', t.name_en,
-        'count', c.count) order by c.count desc, t.slug), '[]')
-      from (select tg.id, count(*)::int as count from ${from(f)} cross join unnest(p.tag_ids) as tg(id)
-        ${whereClause(conditions(f, 'tags'))} group by tg.id order by count(*) desc, tg.id limit 200) c
-      cross join lateral (select * from tags where id = c.id limit 1) t) as tags`);
-  const result = await sql<ProjectFacets>`select ${sql.join(parts, sql`, `)}`.execute(db);
+    selects.push(sql`(select coalesce(json_agg(json_build_object('slug', t.slug, 'name', t.name, 'nameEn', t.name_en,
+        'count', x.count) order by x.count desc, t.slug), '[]')
+      from (select tg.id, count(*)::int as count from c cross join unnest(c.tag_ids) as tg(id)
+        where s_ok and l_ok group by tg.id order by count(*) desc, tg.id limit 200) x
+      cross join lateral (select * from tags where id = x.id limit 1) t) as tags`);
+  const result = await sql<ProjectFacets>`
+    with c as materialized (
+      select p.status, p.tag_ids, p.link_types,
+        ${holds(parts.status)} as s_ok, ${holds(parts.tags)} as t_ok, ${holds(parts.linkTypes)} as l_ok
+      from ${from(f)} ${whereClause(base)}
+    )
+    select ${sql.join(selects, sql`, `)}`.execute(db);
   const row = result.rows[0]!;
   if (row.tags) row.tags = row.tags.slice(0, 50);
   return row;

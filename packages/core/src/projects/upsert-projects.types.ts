@@ -16,7 +16,7 @@ export const upsertProjectsMeta: Meta = {
       'updated (fields, tags and links replaced) or created. Items are processed in order, each in its own transaction.',
   },
   examples: {
-    request: { projects: [ex.QWEN_INPUT, ex.DEEPSEEK_V3_INPUT] },
+    request: { projects: [ex.QWEN_INPUT, ex.DEEPSEEK_V3_INPUT], results: true },
     response: {
       success: true,
       processed: 2,
@@ -34,6 +34,12 @@ export const upsertProjectsMeta: Meta = {
 
 export const UpsertProjectsInput = z.object({
   projects: z.array(ProjectInput).min(1).max(100),
+  /**
+   * Ask for `results` (EXTENSIONS A: what was done to each item, with its slug). Opt-in so
+   * that the reply stays exactly endpoint 1's for callers that do not ask (the conformance
+   * suite compares it whole).
+   */
+  results: z.boolean().optional(),
 });
 
 const UpsertError = z.object({
@@ -50,12 +56,14 @@ export const UpsertProjectsOutput = z.object({
   failed: count(),
   errors: z.array(UpsertError),
   /** One entry per submitted project, in order: what was done and the project's slug. */
-  results: z.array(
-    z.object({
-      index: z.number().int().min(0),
-      action: z.enum(['created', 'updated', 'failed']),
-      id: z.string().nullable(),
-      slug: z.string().nullable(),
-    }),
-  ),
+  results: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        action: z.enum(['created', 'updated', 'failed']),
+        id: z.string().nullable(),
+        slug: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });

@@ -8,7 +8,9 @@ import { checkUrls } from './commands/check-urls.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { getProject } from './commands/get-project.ts';
 import { importProjects } from './commands/import-projects.ts';
+import { listTags } from './commands/list-tags.ts';
 import { listTasks } from './commands/list-tasks.ts';
+import { searchProjects } from './commands/search-projects.ts';
 import { taskStats } from './commands/task-stats.ts';
 import { work } from './commands/work.ts';
 import type { CliIo, CommandContext } from './context.ts';
@@ -22,6 +24,8 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 /** In the order `directory --help` lists them. */
 export const COMMANDS: Command[] = [
   importProjects,
+  searchProjects,
+  listTags,
   addTasks,
   listTasks,
   taskStats,
