@@ -11,6 +11,7 @@ import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeR
 import { measure, scenarios } from './scenarios.ts';
 import { prepareSearch } from './search.ts';
 import { DEFAULT_TASKS, seed } from './seed.ts';
+import { currentSection } from './web.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
 
@@ -174,7 +175,11 @@ try {
   }
   if (flags.write) {
     const file = join(ROOT, 'bench/RESULTS.md');
-    const before = queueOnly ? readFileSync(file, 'utf8') : renderMarkdown(report);
+    // The web console's section (bench/web.ts writes it) is kept.
+    const web = currentSection();
+    const before = queueOnly
+      ? readFileSync(file, 'utf8')
+      : renderMarkdown(report) + (web ? `\n${web}\n` : '');
     writeFileSync(file, queue.length ? withQueueSection(before, renderQueueSection(queue)) : before);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });

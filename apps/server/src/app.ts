@@ -17,6 +17,7 @@ import { createMetrics, type PoolStats } from './metrics.ts';
 import { rateLimits } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
+import { webConsoleRouter } from './web.ts';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -31,6 +32,8 @@ export interface AppOptions {
   trustProxy?: string | undefined;
   /** The change feed's long-poll signal (ChangeSignal) and webhook settings; absent: polling. */
   feed?: FeedServices | undefined;
+  /** The web console's build directory (default apps/web/dist); false serves no console. */
+  webDir?: string | false;
 }
 
 const queueCounters = new WeakMap<express.Express, (event: QueueEvent, n: number) => void>();
@@ -114,6 +117,9 @@ export function createApp(options: AppOptions): express.Express {
       maxBodySize: bodyLimitBytes,
     }),
   );
+
+  // The web console at `/`, after every API route so that none of them can be shadowed (web.ts).
+  if (options.webDir !== false) app.use(webConsoleRouter(options.webDir));
 
   app.use((req: Request, res: Response) => {
     sendError(res, new AppError('NOT_FOUND', [`No route for ${req.method} ${req.path}`]));

@@ -121,7 +121,9 @@ describe.each(targets)('HTTP behaviour on $name', (target) => {
 
     it('answers unknown paths with 404 in the envelope, as JSON', async () => {
       for (const [method, path] of [
-        ['GET', '/'],
+        // `/` is the web console (web-console.test.ts); reserved prefixes never fall back to it
+        ['GET', '/healthz/x'],
+        ['GET', '/assets/missing.js'],
         ['POST', '/api/unknown'],
         ['GET', '/api/discovery/tasks/a/b/c'],
       ] as const) {

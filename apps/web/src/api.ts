@@ -1,0 +1,239 @@
+import type { RouterInputs, RouterOutputs } from '@directory/core';
+
+/**
+ * The console talks to the REST API of its own origin. Request and response types come from the
+ * router (`RouterInputs`/`RouterOutputs`: the REST body of a procedure is its output), so a
+ * change of a procedure's schema breaks this build. Only `import type`: no server code is bundled.
+ */
+export type Project = RouterOutputs['projects']['get']['data'];
+export type Task = RouterOutputs['tasks']['get']['task'];
+export type TaskStatus = Task['status'];
+export type TaskList = RouterOutputs['tasks']['list'];
+export type TaskDuplicates = RouterOutputs['tasks']['checkDuplicates'];
+export type CreateTasksInput = RouterInputs['tasks']['create'];
+export type CreateTasksReply = RouterOutputs['tasks']['create'];
+export type LinkType = Project['links'][number]['type'];
+
+export const LINK_TYPES: readonly LinkType[] = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'];
+export const TASK_STATUSES: readonly TaskStatus[] = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'];
+
+// --- EXTENSIONS.md parts A–C, as the contract gives them ---------------------------------------
+
+export interface SearchItem extends Omit<Project, 'content' | 'contentEn'> {
+  match?: { field: string; score: number };
+}
+export interface TagFacet {
+  slug: string;
+  name: string;
+  nameEn: string | null;
+  count: number;
+}
+export interface ValueFacet {
+  value: string;
+  count: number;
+}
+export interface SearchReply {
+  success: true;
+  projects: SearchItem[];
+  total: number;
+  totalExact: boolean;
+  hasMore: boolean;
+  nextCursor: string | null;
+  facets?: { tags?: TagFacet[]; status?: ValueFacet[]; linkTypes?: ValueFacet[] };
+}
+export interface TagItem {
+  id: string;
+  name: string;
+  nameEn: string | null;
+  slug: string;
+  projectCount: number;
+}
+export interface TagsReply {
+  success: true;
+  tags: TagItem[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+/** Tasks carry the lease fields of part B (attempt, leaseExpiresAt, worker, availableAt). */
+export type QueueTask = Task;
+export type QueueTaskList = TaskList;
+export interface StatsReply {
+  success: true;
+  counts: Record<TaskStatus, number>;
+  claimable: number;
+  delayed: number;
+  leased: number;
+  oldestClaimableAgeSeconds: number | null;
+  reapedTotal: number;
+}
+export interface Change {
+  cursor: string;
+  type: 'project.created' | 'project.updated' | 'project.deleted' | 'task.created' | 'task.updated';
+  at: string;
+  projectId: string | null;
+  slug: string | null;
+  taskId: string | null;
+}
+export interface ChangesReply {
+  success: true;
+  changes: Change[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+// --- transport ---------------------------------------------------------------------------------
+
+/** A reply in the error envelope (`{success: false, error, details}`), or a failed connection. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly details: string[],
+  ) {
+    super(details[0] ?? error);
+  }
+}
+
+const KEY_STORAGE = 'directory.apiKey';
+const keyListeners = new Set<() => void>();
+
+/** The key lives in this tab's sessionStorage only: never in a URL, the bundle or a log. */
+export const apiKey = {
+  get(): string | null {
+    try {
+      return sessionStorage.getItem(KEY_STORAGE);
+    } catch {
+      return null;
+    }
+  },
+  set(value: string | null) {
+    try {
+      if (value) sessionStorage.setItem(KEY_STORAGE, value);
+      else sessionStorage.removeItem(KEY_STORAGE);
+    } catch {
+      // storage refused (private mode): the key is simply not kept
+    }
+    for (const listener of keyListeners) listener();
+  },
+  subscribe(listener: () => void) {
+    keyListeners.add(listener);
+    return () => keyListeners.delete(listener);
+  },
+};
+
+export type Query = Record<string, string | number | boolean | readonly string[] | null | undefined>;
+
+export function queryString(params: Query): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) for (const v of value) search.append(name, v);
+    else search.append(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+interface CallOptions {
+  query?: Query;
+  body?: unknown;
+  key?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.key) {
+    const key = apiKey.get();
+    if (!key) throw new ApiError(401, 'Unauthorized', ['No API key entered']);
+    headers['x-api-key'] = key;
+  }
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(path + queryString(options.query ?? {}), {
+      method,
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+      credentials: 'omit',
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'Network error', ['The server could not be reached']);
+  }
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    json = undefined;
+  }
+  if (!res.ok) {
+    const body = (json ?? {}) as { error?: string; details?: string[] };
+    // A refused key is forgotten, so that the page asks again.
+    if (res.status === 401 && options.key) apiKey.set(null);
+    throw new ApiError(res.status, body.error ?? res.statusText, body.details ?? []);
+  }
+  return json as T;
+}
+
+// --- the calls ---------------------------------------------------------------------------------
+
+export interface SearchParams {
+  q?: string;
+  tag?: string[];
+  tagMode?: 'all' | 'any';
+  status?: string;
+  linkType?: string[];
+  sort?: string;
+  order?: string;
+  limit?: number;
+}
+
+export const api = {
+  /** A page of results; `facets` asks for the facet counts too (they cost the server more). */
+  search: (params: SearchParams, cursor: string | null, signal?: AbortSignal, facets = false) =>
+    call<SearchReply>('GET', '/api/projects', {
+      query: { ...params, cursor, facets: facets ? 'tags,status,linkTypes' : undefined },
+      signal,
+    }),
+  project: (slug: string, signal?: AbortSignal) =>
+    call<RouterOutputs['projects']['get']>('GET', `/api/projects/${encodeURIComponent(slug)}`, { signal }),
+  tags: (
+    params: { q?: string; sort?: string; limit?: number },
+    cursor: string | null,
+    signal?: AbortSignal,
+  ) => call<TagsReply>('GET', '/api/tags', { query: { ...params, cursor }, signal }),
+  stats: (signal?: AbortSignal) => call<StatsReply>('GET', '/api/discovery/stats', { key: true, signal }),
+  tasks: (
+    status: TaskStatus | undefined,
+    limit: number,
+    cursor: string | null,
+    offset: number | undefined,
+    signal?: AbortSignal,
+  ) =>
+    call<QueueTaskList>('GET', '/api/discovery/tasks', {
+      key: true,
+      query: { status, limit, cursor, offset: offset || undefined },
+      signal,
+    }),
+  task: (id: string, signal?: AbortSignal) =>
+    call<{ success: true; task: QueueTask }>('GET', `/api/discovery/tasks/${encodeURIComponent(id)}`, {
+      key: true,
+      signal,
+    }),
+  retry: (id: string) =>
+    call<RouterOutputs['tasks']['updateStatus']>('PATCH', `/api/discovery/tasks/${encodeURIComponent(id)}`, {
+      key: true,
+      body: { status: 'PENDING' } satisfies Omit<RouterInputs['tasks']['updateStatus'], 'id'>,
+    }),
+  checkTaskDuplicates: (urls: string[]) =>
+    call<TaskDuplicates>('POST', '/api/discovery/check-duplicates', {
+      key: true,
+      body: { urls } satisfies RouterInputs['tasks']['checkDuplicates'],
+    }),
+  createTasks: (input: CreateTasksInput) =>
+    call<CreateTasksReply>('POST', '/api/discovery/tasks', { key: true, body: input }),
+  changes: (after: string | null, wait: number, limit: number, signal?: AbortSignal) =>
+    call<ChangesReply>('GET', '/api/changes', { key: true, query: { after, wait, limit }, signal }),
+};

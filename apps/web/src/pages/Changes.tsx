@@ -1,0 +1,84 @@
+import { useId, useState } from 'react';
+import type { Change } from '../api.ts';
+import { Time } from '../components.tsx';
+import { useChangeFeed } from '../feed.ts';
+import { useI18n } from '../i18n.tsx';
+import { KeyGate } from '../key.tsx';
+import { Link } from '../router.tsx';
+
+const KEEP = 200;
+
+export default function ChangesPage() {
+  return (
+    <KeyGate>
+      <Changes />
+    </KeyGate>
+  );
+}
+
+function Changes() {
+  const { t } = useI18n();
+  const id = useId();
+  const [changes, setChanges] = useState<Change[]>([]);
+  const [fresh, setFresh] = useState<Set<string>>(new Set());
+  // The last KEEP retained changes, then each new one as it is committed; newest first.
+  const feed = useChangeFeed(
+    true,
+    (batch, initial) => {
+      setChanges((old) => [...[...batch].reverse(), ...old].slice(0, KEEP));
+      if (!initial) setFresh(new Set(batch.map((c) => c.cursor)));
+    },
+    KEEP,
+  );
+  return (
+    <section className="changes-page" aria-labelledby={`${id}-h`}>
+      <div className="results-head">
+        <div>
+          <h1 id={`${id}-h`}>{t.changesTitle}</h1>
+          <p className="muted">{t.changesHelp}</p>
+        </div>
+        <span className="live" data-state={feed} role="status">
+          {feed === 'live' ? t.live : feed === 'unavailable' ? t.none : t.loading}
+        </span>
+      </div>
+      {feed === 'unavailable' && <p className="notice error">{t.unavailable}</p>}
+      {feed === 'live' && changes.length === 0 && <p className="muted">{t.waiting}</p>}
+      {changes.length > 0 && (
+        <div className="card table-wrap">
+          <table className="changes">
+            <thead>
+              <tr>
+                <th scope="col">{t.changeAt}</th>
+                <th scope="col">{t.changeType}</th>
+                <th scope="col">{t.changeSubject}</th>
+              </tr>
+            </thead>
+            <tbody aria-live="polite">
+              {changes.map((change) => (
+                <tr key={change.cursor} className={fresh.has(change.cursor) ? 'fresh' : undefined}>
+                  <td>
+                    <Time iso={change.at} />
+                  </td>
+                  <td>
+                    <span className={`badge change-${change.type.replace('.', '-')}`}>{t[change.type]}</span>
+                  </td>
+                  <td className="url-cell">
+                    <Subject change={change} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Subject({ change }: { change: Change }) {
+  if (change.slug && change.type !== 'project.deleted')
+    return <Link href={`/projects/${encodeURIComponent(change.slug)}`}>{change.slug}</Link>;
+  if (change.taskId)
+    return <Link href={`/queue?task=${encodeURIComponent(change.taskId)}`}>{change.taskId}</Link>;
+  return <>{change.slug ?? change.projectId}</>;
+}

@@ -1,0 +1,401 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: the tests read what a person sees (innerText honours CSS)
+import { readFileSync } from 'node:fs';
+import { startServer, type TestServer } from '@directory/server/test/helpers';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
+
+const SAMPLE = JSON.parse(
+  readFileSync(new URL('../../../fixtures/projects.sample.json', import.meta.url), 'utf8'),
+) as { name: string; nameEn?: string; tags: { name: string; nameEn?: string }[] }[];
+
+const QWEN = '通义千问';
+/** expect.poll's default second is short on a busy 2-core machine. */
+const WAIT = { timeout: 10_000 };
+
+/** A project whose content tries to run script in three ways, and has markdown to render. */
+const HOSTILE = {
+  name: '安全渲染测试',
+  nameEn: 'Safe rendering test',
+  description: '一个内容里带有脚本的项目，用来检查页面不会执行它。',
+  descriptionEn: 'A project whose content carries script, to check that the page never runs it.',
+  content:
+    '## 标题二\n\n**加粗** 与 `代码`\n\n- 第一项\n- 第二项\n\n<script>window.__pwned = "script"</script>\n\n' +
+    '<img src="x" onerror="window.__pwned = \'img\'">\n\n[点我](javascript:window.__pwned=\'link\')',
+  contentEn:
+    '## Heading two\n\n**Bold** and a [link](https://example.org/docs)\n\n<b onmouseover="x()">raw</b>',
+  tags: [{ name: '测试', nameEn: 'Testing' }],
+  links: [
+    { type: 'WEBSITE', url: 'https://example.org/safe-render', title: 'Home' },
+    { type: 'CODEHOST', url: 'https://example.org/safe-render/code', title: 'Code' },
+  ],
+};
+
+describe('the web console in Chromium', () => {
+  let s: TestServer;
+  let browser: Browser | undefined;
+  const watch = new Watch();
+  const api = { search: false, tags: false, queue: false, changes: false };
+  let hostileSlug = '';
+
+  beforeAll(async () => {
+    s = await startServer({ postgres: false });
+    const upload = await s.call('POST', '/api/webhook/projects', {
+      body: { projects: [...SAMPLE, HOSTILE] },
+    });
+    expect(upload.status).toBe(200);
+    const found = await s.call('GET', `/api/projects/${encodeURIComponent('safe-rendering-test')}`, {
+      key: false,
+    });
+    hostileSlug = found.status === 200 ? found.json.data.slug : '';
+    // Which extension APIs this build has (EXTENSIONS.md A–C land on their own branches).
+    api.search = (await s.call('GET', '/api/projects?limit=1', { key: false })).status === 200;
+    api.tags = (await s.call('GET', '/api/tags?limit=1', { key: false })).status === 200;
+    api.queue = (await s.call('GET', '/api/discovery/stats')).status === 200;
+    api.changes = (await s.call('GET', '/api/changes?limit=1')).status === 200;
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  const open = async (path: string, options: { locale?: string; width?: keyof typeof WIDTHS } = {}) => {
+    const context = await watch.context(browser!, options);
+    const page = await context.newPage();
+    await page.goto(s.baseUrl + path);
+    return page;
+  };
+  const close = (page: Page) => page.context().close();
+
+  /** Types into the search box and waits for the list the query produced. */
+  const search = async (page: Page, q: string) => {
+    await page.getByRole('searchbox').fill('');
+    await page.getByRole('searchbox').pressSequentially(q, { delay: 20 });
+    await page.locator(`ol.result-list[data-query="${q}"] > li`).first().waitFor();
+  };
+
+  const enterKey = async (page: Page) => {
+    await page.locator('.key-prompt input[type="password"]').fill(s.key);
+    await page.locator('.key-prompt button[type="submit"]').click();
+  };
+
+  it('finds 通义千问 first for 通义, tyqw, tongyi and qwen', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    if (!api.search) return ctx.skip('GET /api/projects (EXTENSIONS.md A) is not in this build yet');
+    const page = await open('/', { locale: 'zh-CN' });
+    for (const q of ['通义', 'tyqw', 'tongyi', 'qwen']) {
+      await search(page, q);
+      const first = page.locator(`ol.result-list[data-query="${q}"] > li`).first();
+      expect(await first.locator('h2').innerText(), q).toBe(QWEN);
+      // The URL holds the query, so the search can be shared.
+      expect(new URL(page.url()).searchParams.get('q')).toBe(q);
+    }
+    // A shared URL shows the same search.
+    const shared = await open('/?q=tyqw', { locale: 'zh-CN' });
+    await shared.locator('ol.result-list[data-query="tyqw"] > li').first().waitFor();
+    expect(await shared.locator('.result h2').first().innerText()).toBe(QWEN);
+    expect(await shared.getByRole('searchbox').inputValue()).toBe('tyqw');
+    await close(page);
+    await close(shared);
+  });
+
+  it('narrows the results by a tag facet, to exactly its count', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    if (!api.search) return ctx.skip('GET /api/projects (EXTENSIONS.md A) is not in this build yet');
+    const page = await open('/', { locale: 'en-US' });
+    await page.locator('ol.result-list[data-query=""] > li').first().waitFor();
+    const totalBefore = await page.locator('ol.result-list > li').count();
+    // The first tag offered (the most used), with its count.
+    const option = page.locator('.facet-tags .facet-option').first();
+    const slug = (await option.getAttribute('data-tag'))!;
+    const count = Number(await option.locator('.count').innerText());
+    expect(count).toBeGreaterThan(0);
+    await option.locator('input').check();
+    await page.waitForURL((url) => url.searchParams.getAll('tag').includes(slug));
+    await expect
+      .poll(async () => page.locator('h1[aria-live]').innerText(), WAIT)
+      .toMatch(new RegExp(`^${count} project`));
+    // Every result shown has the tag, and there are `count` of them (loading more pages if needed).
+    while (await page.getByRole('button', { name: 'Load more' }).isVisible())
+      await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => page.locator('ol.result-list > li').count(), WAIT).toBe(count);
+    expect(count).toBeLessThan(SAMPLE.length + 1);
+    expect(totalBefore).toBeGreaterThan(0);
+    const reply = await s.call('GET', `/api/projects?tag=${slug}&limit=100`, { key: false });
+    const slugs = await page
+      .locator('ol.result-list > li')
+      .evaluateAll((items) => items.map((i) => i.getAttribute('data-slug')));
+    expect(slugs.sort()).toEqual(reply.json.projects.map((p: { slug: string }) => p.slug).sort());
+    await close(page);
+  });
+
+  it('reaches every result once by paging', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    if (!api.search) return ctx.skip('GET /api/projects (EXTENSIONS.md A) is not in this build yet');
+    const page = await open('/?sort=name', { locale: 'en-US' });
+    await page.locator('ol.result-list > li').first().waitFor();
+    let pages = 1;
+    const more = page.getByRole('button', { name: 'Load more' });
+    while (await more.isVisible()) {
+      const before = await page.locator('ol.result-list > li').count();
+      await more.click();
+      await expect.poll(() => page.locator('ol.result-list > li').count(), WAIT).toBeGreaterThan(before);
+      pages += 1;
+    }
+    const slugs = await page
+      .locator('ol.result-list > li')
+      .evaluateAll((items) => items.map((i) => i.getAttribute('data-slug')));
+    expect(pages).toBeGreaterThan(1);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    expect(slugs.length).toBe(SAMPLE.length + 1);
+    await close(page);
+  });
+
+  it('switches every visible label between English and Chinese, and a reload keeps the choice', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const page = await open('/', { locale: 'en-US' });
+    await page.locator('nav').waitFor();
+    if (api.search) await page.locator('ol.result-list > li').first().waitFor();
+    // The labels: navigation, headings, legends, form labels, buttons, options, the placeholder.
+    const labels = () =>
+      page.evaluate(() => {
+        const texts = [
+          ...document.querySelectorAll('nav a, h1, legend, label:not(.facet-option), button, option'),
+        ]
+          .filter((el) => !el.closest('.facet-tags'))
+          .map((el) => (el as HTMLElement).innerText.trim());
+        const box = document.querySelector('input[type="search"]') as HTMLInputElement | null;
+        return [...texts, box?.placeholder ?? ''];
+      });
+    const english = await labels();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByRole('button', { name: 'Switch to Chinese' }).click();
+    await page.getByRole('link', { name: '搜索' }).waitFor();
+    if (api.search) await page.locator('ol.result-list > li').first().waitFor();
+    const chinese = await labels();
+    expect(chinese.length).toBe(english.length);
+    // Every label changed (the status facet's counts are numbers, the rest words).
+    const unchanged = english.filter((text, i) => text === chinese[i] && !/^\d*$/.test(text));
+    expect(unchanged).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    // No English word is left outside the data (project names and descriptions, tag names).
+    const rest = await page.evaluate(() => {
+      const clone = document.body.cloneNode(true) as HTMLElement;
+      for (const el of clone.querySelectorAll('.result, .facet-tags, [lang="en"], noscript')) el.remove();
+      return clone.innerText;
+    });
+    const words = (rest.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !['API'].includes(w));
+    expect(words).toEqual([]);
+    await page.reload();
+    await page.getByRole('link', { name: '搜索' }).waitFor();
+    expect(await page.getByRole('button', { name: '切换到英文' }).isVisible()).toBe(true);
+    expect(await labels()).toEqual(chinese);
+    await close(page);
+  });
+
+  it('renders a project in both languages with its markdown, and never runs script from the content', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    expect(hostileSlug).not.toBe('');
+    const page = await open(`/projects/${hostileSlug}`, { locale: 'zh-CN' });
+    const zh = page.locator('[data-column="zh"] .markdown');
+    await zh.waitFor();
+    expect(await zh.locator('h2').innerText()).toBe('标题二');
+    expect(await zh.locator('strong').innerText()).toBe('加粗');
+    expect(await zh.locator('li').count()).toBe(2);
+    // The raw HTML is shown as text, not made into elements.
+    expect(await zh.innerText()).toContain('<script>');
+    expect(
+      await page
+        .locator('.markdown script, .markdown img, .markdown [onerror], .markdown [onmouseover]')
+        .count(),
+    ).toBe(0);
+    const en = page.locator('[data-column="en"] .markdown');
+    expect(await en.locator('h2').innerText()).toBe('Heading two');
+    expect(await en.locator('a').getAttribute('href')).toBe('https://example.org/docs');
+    // The javascript: link lost its target; clicking it runs nothing.
+    const hostileLink = zh.locator('a', { hasText: '点我' });
+    if ((await hostileLink.count()) > 0) {
+      expect(await hostileLink.getAttribute('href')).toBeNull();
+      await hostileLink.click();
+    }
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    // Links by type; tags link to their search.
+    expect(await page.locator('.link-group h3').allInnerTexts()).toEqual(['官网', '代码']);
+    const tag = page.locator('.project-head .chip').first();
+    expect(await tag.getAttribute('href')).toMatch(/^\/\?tag=/);
+    await close(page);
+  });
+
+  it('lists every tag with its project count', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    if (!api.tags) return ctx.skip('GET /api/tags (EXTENSIONS.md A) is not in this build yet');
+    const page = await open('/tags', { locale: 'en-US' });
+    await page.locator('.tag-cloud li').first().waitFor();
+    const reply = await s.call('GET', '/api/tags?limit=100', { key: false });
+    const shown = await page
+      .locator('.tag-cloud li')
+      .evaluateAll((items) =>
+        items.map((i) => [i.getAttribute('data-tag'), i.querySelector('.count')?.textContent]),
+      );
+    expect(shown).toEqual(
+      reply.json.tags.map((t: { slug: string; projectCount: number }) => [
+        t.slug,
+        `${t.projectCount} ${t.projectCount === 1 ? 'project' : 'projects'}`,
+      ]),
+    );
+    await close(page);
+  });
+
+  it('asks for the key on the queue and changes pages, and shows no data without it', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    for (const path of ['/queue', '/changes']) {
+      const page = await open(path, { locale: 'en-US' });
+      await page.getByRole('heading', { name: 'This page needs the API key' }).waitFor();
+      await page.waitForTimeout(300);
+      const calls = watch.requests.filter((url) => /\/api\/(discovery|changes)/.test(url));
+      expect(calls, path).toEqual([]);
+      expect(await page.locator('.stats, table').count()).toBe(0);
+      await close(page);
+    }
+  });
+
+  it('shows the queue with the key: counts as the API has them, a retry, and completions live', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    if (!api.queue) return ctx.skip('GET /api/discovery/stats (EXTENSIONS.md B) is not in this build yet');
+    // A FAILED task: completing with data that is not a project fails it.
+    const url = `https://example.org/console-test/failed-${Date.now()}`;
+    await s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: url }] } });
+    const list = await s.call('GET', '/api/discovery/tasks?status=PENDING&limit=100');
+    const failed = list.json.tasks.find((t: { sourceUrl: string }) => t.sourceUrl === url);
+    await s.call('POST', `/api/discovery/tasks/${failed.id}/complete`, {
+      body: { explorationData: { name: '' } },
+    });
+    expect((await s.call('GET', `/api/discovery/tasks/${failed.id}`)).json.task.status).toBe('FAILED');
+
+    const page = await open('/queue', { locale: 'en-US' });
+    await enterKey(page);
+    const stats = (await s.call('GET', '/api/discovery/stats')).json;
+    for (const status of ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'])
+      await expect
+        .poll(() => page.locator(`[data-stat="${status}"] dd`).innerText(), WAIT)
+        .toBe(String(stats.counts[status]));
+    for (const figure of ['claimable', 'delayed', 'leased', 'reapedTotal'])
+      expect(await page.locator(`[data-stat="${figure}"] dd`).innerText()).toBe(String(stats[figure]));
+    // The key is in this tab's sessionStorage only: in no URL, not in localStorage.
+    expect(watch.requests.filter((u) => u.includes(s.key))).toEqual([]);
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(s.key);
+
+    // Retry the FAILED task from its detail.
+    await page.getByRole('button', { name: 'Failed', exact: true }).click();
+    await page.locator(`tr[data-task="${failed.id}"] button`).click();
+    await page.locator('.task-detail').getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => page.locator('.task-detail .badge').first().innerText(), WAIT).toBe('Pending');
+    expect((await s.call('GET', `/api/discovery/tasks/${failed.id}`)).json.task.status).toBe('PENDING');
+
+    // A task completed through the API shows up without a reload (the marker would not survive one).
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await page.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
+    const completedBefore = Number(await page.locator('[data-stat="COMPLETED"] dd').innerText());
+    const done = `https://example.org/console-test/done-${Date.now()}`;
+    await s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: done }] } });
+    const pending = (await s.call('GET', '/api/discovery/tasks?status=PENDING&limit=100')).json.tasks;
+    const task = pending.find((t: { sourceUrl: string }) => t.sourceUrl === done);
+    await page.locator(`tr[data-task="${task.id}"]`).waitFor({ timeout: 15_000 });
+    const completed = await s.call('POST', `/api/discovery/tasks/${task.id}/complete`, {
+      body: {
+        explorationData: {
+          ...HOSTILE,
+          name: '实时完成',
+          nameEn: 'Completed live',
+          links: [{ type: 'WEBSITE', url: done }],
+        },
+      },
+    });
+    expect(completed.status).toBe(200);
+    await expect
+      .poll(() => page.locator(`tr[data-task="${task.id}"] .badge`).innerText(), { timeout: 15_000 })
+      .toBe('Completed');
+    await expect
+      .poll(() => page.locator('[data-stat="COMPLETED"] dd').innerText(), { timeout: 15_000 })
+      .toBe(String(completedBefore + 1));
+    expect(
+      await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+    ).toBe(true);
+
+    // Adding tasks from pasted URLs: the duplicate check is shown first, then only new ones are added.
+    const fresh = `https://example.org/console-test/pasted-${Date.now()}`;
+    await page.locator('.add-tasks textarea').fill(`${done}\n${fresh}\n`);
+    await page.locator('.add-tasks').getByRole('button', { name: 'Check for duplicates' }).click();
+    await page.locator('.check-results li').nth(1).waitFor();
+    expect(await page.locator('.check-results li[data-should-create="false"] .url').allInnerTexts()).toEqual([
+      done,
+    ]);
+    expect(await page.locator('.check-results li[data-should-create="true"] .url').allInnerTexts()).toEqual([
+      fresh,
+    ]);
+    await page.locator('.add-tasks').getByRole('button', { name: 'Add 1 task' }).click();
+    await page.locator('.add-tasks [role="status"]').filter({ hasText: 'Added 1, skipped 0.' }).waitFor();
+    await page.locator('tr', { hasText: fresh }).waitFor({ timeout: 15_000 });
+    await close(page);
+  });
+
+  it('shows the change feed as it happens', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    if (!api.changes) return ctx.skip('GET /api/changes (EXTENSIONS.md C) is not in this build yet');
+    const page = await open('/changes', { locale: 'en-US' });
+    await enterKey(page);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const url = `https://example.org/console-test/feed-${Date.now()}`;
+    await s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: url }] } });
+    await page.locator('tbody tr').filter({ hasText: 'Task created' }).first().waitFor({ timeout: 15_000 });
+    await close(page);
+  });
+
+  it('passes axe-core on every page at both widths, and takes their screenshots', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const pages: [string, string, boolean][] = [
+      ['search', '/?q=%E6%A8%A1%E5%9E%8B', false],
+      ['project', `/projects/${hostileSlug}`, false],
+      ['tags', '/tags', false],
+      ['queue', '/queue', true],
+      ['changes', '/changes', true],
+      ['key-prompt', '/queue', false],
+    ];
+    for (const width of ['desktop', 'phone'] as const) {
+      for (const locale of ['zh-CN', 'en-US']) {
+        const context = await watch.context(browser, { locale, width });
+        const page = await context.newPage();
+        let keyed = false;
+        for (const [name, path, needsKey] of pages) {
+          await page.goto(s.baseUrl + path);
+          if (needsKey && !keyed) {
+            await enterKey(page);
+            keyed = true;
+          }
+          if (!needsKey && keyed) {
+            await page.evaluate(() => sessionStorage.clear());
+            keyed = false;
+            await page.reload();
+          }
+          await page.locator('main').waitFor();
+          await page.waitForLoadState('networkidle', { timeout: 2000 }).catch(() => {});
+          await page.waitForTimeout(150);
+          await expectAccessible(page, `${name} ${width} ${locale}`);
+          await screenshot(page, `${name}-${width}-${locale.slice(0, 2)}`);
+        }
+        await context.close();
+      }
+    }
+  });
+
+  it('sent no request off the origin, and no page threw', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    expect(watch.requests.length).toBeGreaterThan(10);
+    expect(watch.elsewhere(new URL(s.baseUrl).origin)).toEqual([]);
+    expect(watch.problems).toEqual([]);
+  });
+});
