@@ -105,8 +105,10 @@ server.once('listening', () => {
 server.on('error', (err) => {
   const { message, code } = describeError(err);
   const hint = code === 'EADDRINUSE' ? ' (another process uses that port: stop it, or set PORT)' : '';
-  void handle
-    .close()
+  // The background jobs stop before the pool closes, so that none of them logs a failed query.
+  clearInterval(pruner);
+  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop()])
+    .then(() => handle.close())
     .finally(() => cannotStart(`cannot listen on ${config.host}:${config.port}: ${message}${hint}`));
 });
 
