@@ -1,5 +1,6 @@
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import type { DatabaseHandle } from '../packages/db/src/index.ts';
+import { type ChangesResult, renderChanges } from './changes.ts';
 import type { Measurement } from './scenarios.ts';
 
 export interface Machine {
@@ -37,6 +38,8 @@ export interface Report {
   machine: Machine;
   settings: Settings;
   sizes: SizeResult[];
+  /** The change feed and webhooks (bench/changes.ts). */
+  changes?: ChangesResult;
 }
 
 export async function describeMachine(pool: DatabaseHandle['pool']): Promise<Machine> {
@@ -412,6 +415,7 @@ export function renderMarkdown(report: Report): string {
   );
   const n = notes(report);
   if (n.length > 0) out.push('', '## Notes', '', ...n.map((x) => `- ${x.replace(/\n/g, ' ')}`));
+  if (report.changes) out.push(...renderChanges(report.changes));
   out.push('', HOW_TO_RUN);
   return `${out.join('\n')}`;
 }

@@ -1,12 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
+import { renderChanges, runChangesBench } from './changes.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
+import { type QueueSizeResult, renderQueueSection, runQueueBench, withQueueSection } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
+import { prepareSearch } from './search.ts';
 import { DEFAULT_TASKS, seed } from './seed.ts';
 import { currentSection } from './web.ts';
 
@@ -26,6 +29,7 @@ const { values: flags } = parseArgs({
     'db-pool-size': { type: 'string' },
     'claims-per-second': { type: 'string' },
     scenarios: { type: 'string' },
+    'queue-sizes': { type: 'string' },
     'database-url': { type: 'string' },
     write: { type: 'boolean', default: false },
   },
@@ -88,6 +92,7 @@ async function runSize(projects: number): Promise<SizeResult> {
   try {
     await migrateToLatest(handle.db);
     const seeded = await seed(handle.pool, { projects, tasks });
+    console.log(`search columns filled in ${(await prepareSearch(handle.db)).toFixed(1)} s`);
     console.log(
       `seeded in ${seeded.seconds.toFixed(1)} s (VACUUM ANALYZE ${seeded.vacuumSeconds.toFixed(1)} s) ` +
         `into ${database.name}`,
@@ -143,13 +148,39 @@ try {
   if (machine.load > machine.cores / 2)
     console.log('warning: the machine is busy; the figures will be low and noisy');
   const report: Report = { machine, settings, sizes: [] };
-  for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
-  console.log(renderSummary(report));
+  // `--scenarios queue` runs the queue part alone (bench/queue.ts)
+  const queueOnly = only.length === 1 && only[0] === 'queue';
+  if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
+  if (!queueOnly && (only.length === 0 || only.includes('changes'))) {
+    console.log('\n== change feed and webhooks');
+    report.changes = await runChangesBench({
+      ...settings,
+      adminUrl,
+      apiKey,
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+    });
+    console.log(renderChanges(report.changes).join('\n'));
+  }
+  if (!queueOnly) console.log(renderSummary(report));
+  let queue: QueueSizeResult[] = [];
+  if (only.length === 0 || only.includes('queue')) {
+    const queueSizes = setting('queue-sizes', 'BENCH_QUEUE_SIZES', '20000,1000000').split(',').map(Number);
+    queue = await runQueueBench({
+      adminUrl,
+      apiKey,
+      duration: settings.duration,
+      dbPoolSize: settings.dbPoolSize,
+      sizes: queueSizes,
+    });
+  }
   if (flags.write) {
     const file = join(ROOT, 'bench/RESULTS.md');
     // The web console's section (bench/web.ts writes it) is kept.
     const web = currentSection();
-    writeFileSync(file, renderMarkdown(report) + (web ? `\n${web}\n` : ''));
+    const before = queueOnly
+      ? readFileSync(file, 'utf8')
+      : renderMarkdown(report) + (web ? `\n${web}\n` : '');
+    writeFileSync(file, queue.length ? withQueueSection(before, renderQueueSection(queue)) : before);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);

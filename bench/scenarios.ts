@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import type { DatabaseHandle } from '../packages/db/src/index.ts';
 import { newProject, prng, seededProject } from './data.ts';
+import { searchScenarios } from './search.ts';
 import { type SeedResult, seedClaimTasks } from './seed.ts';
 
 export interface Measurement {
@@ -218,6 +219,7 @@ export function scenarios(ctx: ScenarioContext, options: ScenarioOptions): Scena
     listTasks(false, 'PENDING'),
     listTasks(true, undefined),
     listTasks(true, 'PENDING'),
+    ...searchScenarios(options),
     {
       key: 'dup-tasks',
       label: 'POST /api/discovery/check-duplicates ×100',

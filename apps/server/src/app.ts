@@ -1,5 +1,12 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
-import { AppError, appRouter, readCredentials, toAppError } from '@directory/core';
+import {
+  AppError,
+  appRouter,
+  type FeedServices,
+  type QueueEvent,
+  readCredentials,
+  toAppError,
+} from '@directory/core';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -9,7 +16,7 @@ import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { rateLimits } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
-import { restRouter, sendError } from './rest-adapter.ts';
+import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
 import { webConsoleRouter } from './web.ts';
 
 export interface AppOptions {
@@ -23,8 +30,17 @@ export interface AppOptions {
   rateLimit?: RateLimitConfig;
   /** Express's "trust proxy" setting (TRUST_PROXY). */
   trustProxy?: string | undefined;
+  /** The change feed's long-poll signal (ChangeSignal) and webhook settings; absent: polling. */
+  feed?: FeedServices | undefined;
   /** The web console's build directory (default apps/web/dist); false serves no console. */
   webDir?: string | false;
+}
+
+const queueCounters = new WeakMap<express.Express, (event: QueueEvent, n: number) => void>();
+
+/** Counts a queue event of this app on its /metrics (the reaper runs beside the app). */
+export function queueCounter(app: express.Express): (event: QueueEvent, n: number) => void {
+  return queueCounters.get(app) ?? (() => {});
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -35,6 +51,7 @@ export function createApp(options: AppOptions): express.Express {
   if (options.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.trustProxy));
 
   const metrics = createMetrics({ db, pool: options.pool, logger });
+  queueCounters.set(app, metrics.countQueue);
   app.use(requestId(logger));
   // One listener per request for both the request log line and the metrics.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -68,7 +85,16 @@ export function createApp(options: AppOptions): express.Express {
   app.use(docsRouter({ rateLimited: limits.length > 0 }));
   if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
 
-  app.use(restRouter({ router: appRouter, db, apiKey, bodyLimitBytes }));
+  app.use(
+    restRouter({
+      router: appRouter,
+      db,
+      apiKey,
+      bodyLimitBytes,
+      count: metrics.countQueue,
+      feed: options.feed,
+    }),
+  );
 
   // Internal tools: the same procedures over tRPC, key in the x-api-key header.
   app.use(
@@ -80,6 +106,9 @@ export function createApp(options: AppOptions): express.Express {
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], undefined),
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
+        signal: requestSignal(res),
+        count: metrics.countQueue,
+        feed: options.feed,
       }),
       onError: ({ error, path, req }) => {
         if (toAppError(error).kind === 'INTERNAL' && req.res)

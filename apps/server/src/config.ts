@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_REAPER, type ReaperSettings } from '@directory/core';
 import { DEFAULT_DATABASE_URL } from '@directory/db';
 
 export interface Config {
@@ -24,6 +25,27 @@ export interface Config {
   /** Express's "trust proxy" setting, so that the client address is read from X-Forwarded-For; unset trusts none. */
   trustProxy: string | undefined;
   logLevel: string;
+  /** The task queue's reaper: interval (0 is off), attempt limit and backoff. */
+  reaper: ReaperSettings;
+  changes: ChangesConfig;
+}
+
+/** The change feed and webhooks (README "Following changes"). */
+export interface ChangesConfig {
+  /** CHANGES_RETENTION_DAYS: changes older than this are removed (a cursor before them is 410). */
+  retentionDays: number;
+  /** CHANGES_PRUNE_INTERVAL_MS: how often retention runs. */
+  pruneIntervalMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target loopback and private addresses. */
+  allowPrivateTargets: boolean;
+  /** WEBHOOK_MAX_FAILURES: consecutive failed attempts that disable a webhook. */
+  maxFailures: number;
+  /** WEBHOOK_TIMEOUT_MS: one delivery attempt. */
+  timeoutMs: number;
+  /** WEBHOOK_RETRY_BASE_MS: delay of the first retry (doubling, jittered). */
+  retryBaseMs: number;
+  /** WEBHOOK_POLL_MS: how often each process looks for due retries. */
+  pollMs: number;
 }
 
 export interface RateLimitConfig {
@@ -72,6 +94,36 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     },
     trustProxy: env.TRUST_PROXY || undefined,
     logLevel: logLevel(env.LOG_LEVEL || 'info'),
+    reaper: reaperSettings(env),
+    changes: changesConfig(env),
+  };
+}
+
+function reaperSettings(env: NodeJS.ProcessEnv): ReaperSettings {
+  const backoffBaseMs = integer(env, 'TASK_BACKOFF_BASE_MS', DEFAULT_REAPER.backoffBaseMs, 0);
+  const backoffMaxMs = integer(env, 'TASK_BACKOFF_MAX_MS', DEFAULT_REAPER.backoffMaxMs, 0);
+  if (backoffMaxMs < backoffBaseMs)
+    throw new Error(`TASK_BACKOFF_MAX_MS must not be less than TASK_BACKOFF_BASE_MS (${backoffBaseMs})`);
+  return {
+    intervalMs: integer(env, 'TASK_REAP_INTERVAL_MS', DEFAULT_REAPER.intervalMs, 0),
+    maxAttempts: integer(env, 'TASK_MAX_ATTEMPTS', DEFAULT_REAPER.maxAttempts, 1),
+    backoffBaseMs,
+    backoffMaxMs,
+  };
+}
+
+function changesConfig(env: NodeJS.ProcessEnv): ChangesConfig {
+  const allow = env.WEBHOOK_ALLOW_PRIVATE ?? '';
+  if (!['', '0', '1', 'true', 'false'].includes(allow))
+    throw new Error(`WEBHOOK_ALLOW_PRIVATE must be 1 or 0 (got "${allow}")`);
+  return {
+    retentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1),
+    pruneIntervalMs: integer(env, 'CHANGES_PRUNE_INTERVAL_MS', 60 * 60 * 1000, 1_000),
+    allowPrivateTargets: allow === '1' || allow === 'true',
+    maxFailures: integer(env, 'WEBHOOK_MAX_FAILURES', 20, 1),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1),
+    pollMs: integer(env, 'WEBHOOK_POLL_MS', 1_000, 10),
   };
 }
 

@@ -61,12 +61,17 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The OpenAPI document this server serves (with or without rate limiting configured). */
+export function serverOpenApiDocument(options: { rateLimited: boolean }) {
+  return openApiDocument({ version, transport: transport(options.rateLimited) });
+}
+
 /**
  * `GET /api/openapi.json`, the OpenAPI document (made once, here), and `GET /api/docs`, an
  * interactive reference (Swagger UI) that loads it.
  */
 export function docsRouter(options: { rateLimited: boolean }): Router {
-  const document = JSON.stringify(openApiDocument({ version, transport: transport(options.rateLimited) }));
+  const document = JSON.stringify(serverOpenApiDocument(options));
   const router = Router();
   router.get(DOCUMENT_PATH, (_req: Request, res: Response) => {
     res.type('application/json').send(document);

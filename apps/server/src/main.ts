@@ -1,8 +1,18 @@
 import type { AddressInfo } from 'node:net';
-import { connect, migrateToLatest, redact } from '@directory/db';
-import { createApp, createHttpServer } from './app.ts';
+import { startReaper } from '@directory/core';
+import { connect, migrateToLatest, pruneChanges, redact } from '@directory/db';
+import { resolveApiKey } from './api-key.ts';
+import { createApp, createHttpServer, queueCounter } from './app.ts';
+import { ChangeSignal } from './changes/signal.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
+import { startDispatcher } from './webhooks/dispatcher.ts';
+
+/** A start that cannot go on: one line for a person on stderr (not a log line), and exit code 1. */
+function cannotStart(message: string): never {
+  console.error(`Cannot start the server: ${message}`);
+  process.exit(1);
+}
 
 let config: Config;
 try {
@@ -22,36 +32,84 @@ try {
   });
   await migrateToLatest(handle.db);
 } catch (err) {
-  logger.fatal(
-    { error: describeError(err), database: redact(config.databaseUrl) },
-    'cannot open the database',
+  const { message, code } = describeError(err);
+  cannotStart(
+    `cannot open the database ${redact(config.databaseUrl)}: ${message ?? code ?? 'unknown error'}`,
   );
-  process.exit(1);
 }
 
+let apiKey: ReturnType<typeof resolveApiKey>;
+try {
+  apiKey = resolveApiKey(config.apiKeyGenerated ? undefined : config.apiKey, config.databaseUrl);
+} catch (err) {
+  await handle.close();
+  cannotStart(`cannot read or make the API key: ${(err as Error).message}`);
+}
+
+// The change feed: one listening connection wakes this process's long-polls and dispatcher.
+const feed = new ChangeSignal({ allowPrivateTargets: config.changes.allowPrivateTargets });
+try {
+  await feed.listen(handle);
+} catch (err) {
+  await handle.close();
+  cannotStart(`cannot listen for changes: ${describeError(err).message ?? 'unknown error'}`);
+}
+const dispatcher = startDispatcher({ db: handle.db, signal: feed, logger, ...config.changes });
+async function prune() {
+  try {
+    const removed = await pruneChanges(handle.db, config.changes.retentionDays);
+    if (removed > 0) logger.info({ removed, days: config.changes.retentionDays }, 'changes pruned');
+  } catch (err) {
+    logger.warn({ error: describeError(err) }, 'cannot prune changes');
+  }
+}
+void prune();
+const pruner = setInterval(() => void prune(), config.changes.pruneIntervalMs);
+
 const app = createApp({
+  feed,
   db: handle.db,
   pool: handle.pool,
-  apiKey: config.apiKey,
+  apiKey: apiKey.key,
   logger,
   bodyLimitBytes: config.bodyLimitBytes,
   rateLimit: config.rateLimit,
   trustProxy: config.trustProxy,
+});
+// Expired task leases back to the queue; one process at a time across all of them.
+const reaper = startReaper({
+  db: handle.db,
+  settings: config.reaper,
+  onReaped: (r) => {
+    queueCounter(app)('reaped', r.requeued + r.failed);
+    logger.info(r, 'reaped expired task leases');
+  },
+  onError: (err) => logger.warn({ error: describeError(err) }, 'reaper pass failed'),
 });
 // Not app.listen(): Express 5 calls its callback on listen errors too.
 const server = createHttpServer(app, config);
 server.listen(config.port, config.host);
 server.once('listening', () => {
   const { port } = server.address() as AddressInfo;
-  if (config.apiKeyGenerated) {
-    // Printed once, so that a first run works; a configured key is never printed.
-    console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${config.apiKey}`);
+  // A configured key is never printed; a generated one is printed once, when it is made.
+  const { source } = apiKey;
+  if (source.kind === 'created') {
+    console.log(`WEBHOOK_API_KEY is not set; generated an API key, kept in ${source.file}: ${apiKey.key}`);
+  } else if (source.kind === 'stored') {
+    console.log(`WEBHOOK_API_KEY is not set; using the API key kept in ${source.file}`);
+  } else if (source.kind === 'ephemeral') {
+    console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${apiKey.key}`);
   }
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
 });
 server.on('error', (err) => {
-  logger.fatal({ error: describeError(err) }, 'cannot listen');
-  process.exit(1);
+  const { message, code } = describeError(err);
+  const hint = code === 'EADDRINUSE' ? ' (another process uses that port: stop it, or set PORT)' : '';
+  // The background jobs stop before the pool closes, so that none of them logs a failed query.
+  clearInterval(pruner);
+  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop()])
+    .then(() => handle.close())
+    .finally(() => cannotStart(`cannot listen on ${config.host}:${config.port}: ${message}${hint}`));
 });
 
 let stopping = false;
@@ -59,11 +117,18 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
+  await reaper.stop();
+  // Long-polls answer now (with what they have) instead of waiting out their `wait`.
+  clearInterval(pruner);
+  await feed.stop();
   // Stop accepting, let requests in flight finish, then close the pool.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  // Keep-alive connections go idle as their last answers (the long-polls just woken) finish.
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  await closed;
+  await Promise.all([closed, dispatcher.stop()]);
+  clearInterval(idle);
   clearTimeout(force);
   // A handler whose client went away may still be running: let it finish with the pool.
   const deadline = Date.now() + 10_000;

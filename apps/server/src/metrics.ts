@@ -1,4 +1,8 @@
-import { type Database, type Kysely, sql } from '@directory/db';
+import { type QueueEvent, readQueueStats } from '@directory/core';
+import { type Database, deliveryCounts, type Kysely, oldestUndeliveredAge } from '@directory/db';
+
+type DeliveryCounts = Awaited<ReturnType<typeof deliveryCounts>>;
+
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
@@ -11,6 +15,7 @@ export interface PoolStats {
 }
 
 const TASK_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+const QUEUE_EVENTS: readonly QueueEvent[] = ['claimed', 'heartbeat', 'released', 'reaped', 'fenced'];
 
 /**
  * Prometheus metrics of one app: requests by route and status (count and latency), the
@@ -53,26 +58,73 @@ export function createMetrics(options: {
       },
     });
   }
+  // The figures of GET /api/discovery/stats, read at scrape time (counters and partial indexes).
+  let stats: Promise<Awaited<ReturnType<typeof readQueueStats>> | undefined> | undefined;
+  const readStats = () => {
+    stats ??= readQueueStats(options.db)
+      .catch((err) => {
+        // A scrape while the database is away still answers, with the pool and request figures.
+        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot read the queue figures');
+        return undefined;
+      })
+      .finally(() => setTimeout(() => (stats = undefined), 0));
+    return stats;
+  };
   new Gauge({
     name: 'discovery_tasks',
     help: 'Discovery tasks by status',
     labelNames: ['status'],
     registers: [registry],
     async collect() {
-      try {
-        const { rows } = await sql<{ status: string; count: number }>`
-          select status, count(*)::int as count from discovery_tasks group by status
-        `.execute(options.db);
-        for (const status of TASK_STATUSES)
-          this.set({ status }, rows.find((r) => r.status === status)?.count ?? 0);
-      } catch (err) {
-        // A scrape while the database is away still answers, with the pool and request figures.
-        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count tasks');
-      }
+      const s = await readStats();
+      if (s) for (const status of TASK_STATUSES) this.set({ status }, s.counts[status]);
     },
   });
+  new Gauge({
+    name: 'discovery_queue_tasks',
+    help: 'Queue figures: claimable (PENDING, available now), delayed (PENDING, availableAt ahead), leased',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const s = await readStats();
+      if (!s) return;
+      this.set({ state: 'claimable' }, s.claimable);
+      this.set({ state: 'delayed' }, s.delayed);
+      this.set({ state: 'leased' }, s.leased);
+    },
+  });
+  new Gauge({
+    name: 'discovery_queue_oldest_claimable_age_seconds',
+    help: 'Age of the oldest claimable task; 0 when none',
+    registers: [registry],
+    async collect() {
+      const s = await readStats();
+      if (s) this.set(s.oldestClaimableAgeSeconds);
+    },
+  });
+  new Gauge({
+    name: 'discovery_queue_reaped',
+    help: 'Leases expired by the reaper, all processes, since the database was made',
+    registers: [registry],
+    async collect() {
+      const s = await readStats();
+      if (s) this.set(s.reapedTotal);
+    },
+  });
+  const queueEvents = new Counter({
+    name: 'discovery_queue_events_total',
+    help: 'Queue events of this process: tasks claimed, heartbeats, releases, leases reaped, fenced refusals (409 Lease lost)',
+    labelNames: ['event'],
+    registers: [registry],
+  });
+  for (const event of QUEUE_EVENTS) queueEvents.inc({ event }, 0);
+
+  changeMetrics(registry, options);
 
   return {
+    countQueue(event: QueueEvent, n: number) {
+      queueEvents.inc({ event }, n);
+    },
     /** Counts and times a request whose answer is finished. */
     record(req: Request, res: Response, seconds: number) {
       // The route pattern, never the raw path: slugs and ids would make a series per record.
@@ -86,4 +138,56 @@ export function createMetrics(options: {
       res.send(await registry.metrics());
     },
   };
+}
+
+/**
+ * The change feed's webhook side, read from the database at scrape time so that every process
+ * reports the whole service: the age of the oldest change still waiting for delivery (the
+ * feed lag), deliveries by state and attempts by outcome.
+ */
+function changeMetrics(registry: Registry, options: { db: Kysely<Database>; logger: Logger }) {
+  new Gauge({
+    name: 'changes_feed_lag_seconds',
+    help: 'Age of the oldest change not yet delivered to an enabled webhook (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await oldestUndeliveredAge(options.db));
+      } catch (err) {
+        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot read the feed lag');
+      }
+    },
+  });
+  const counted = (
+    name: string,
+    help: string,
+    label: string,
+    pick: (c: DeliveryCounts) => Record<string, number>,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
+      async collect() {
+        try {
+          for (const [value, n] of Object.entries(pick(await deliveryCounts(options.db))))
+            this.set({ [label]: value }, n);
+        } catch (err) {
+          options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count deliveries');
+        }
+      },
+    });
+  counted(
+    'webhook_deliveries',
+    'Webhook deliveries by state: PENDING (queued or retrying), DELIVERED, FAILED (gave up)',
+    'state',
+    (c) => c.deliveries,
+  );
+  counted(
+    'webhook_delivery_attempts',
+    'Webhook delivery attempts recorded (retention applies), by outcome',
+    'outcome',
+    (c) => c.attempts,
+  );
 }

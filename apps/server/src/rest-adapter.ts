@@ -3,6 +3,7 @@ import {
   type AppRouter,
   type Context,
   createCallerFactory,
+  type FeedServices,
   type Meta,
   readCredentials,
   toAppError,
@@ -17,6 +18,10 @@ export interface RestOptions {
   db: Kysely<Database>;
   apiKey: string;
   bodyLimitBytes: number;
+  /** Counts queue events for /metrics. */
+  count?: Context['count'];
+  /** The change feed's long-poll signal and webhook settings. */
+  feed?: FeedServices | undefined;
 }
 
 interface Route {
@@ -24,6 +29,8 @@ interface Route {
   /** Express form of the OpenAPI path: `{slug}` → `:slug`. */
   path: string;
   procedure: string;
+  /** meta.nextLink: the output field that holds the next page's cursor, and its parameter. */
+  nextLink?: Meta['nextLink'];
 }
 
 /** One route per procedure that declares `meta.openapi`: its method and exact path. */
@@ -33,7 +40,10 @@ function routesOf(router: AppRouter): Route[] {
     const openapi = def._def.meta?.openapi;
     if (!openapi) return [];
     const method = openapi.method.toLowerCase() as Route['method'];
-    return [{ method, path: openapi.path.replace(/\{(\w+)\}/g, ':$1'), procedure }];
+    const nextLink = def._def.meta?.nextLink;
+    return [
+      { method, path: openapi.path.replace(/\{(\w+)\}/g, ':$1'), procedure, ...(nextLink && { nextLink }) },
+    ];
   });
 }
 
@@ -47,8 +57,24 @@ function procedureOf(caller: unknown, path: string): Call {
 /** Whether a request of this method has its body read (a DELETE body may carry apiKey); GET's is ignored. */
 export const readsBody = (method: string): boolean => method.toLowerCase() !== 'get';
 
+/** Aborts when the connection closes before the response is finished (the client went away). */
+export function requestSignal(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 export function sendError(res: Response, error: AppError): void {
   res.status(error.status).json(error.body);
+}
+
+/** `<this request with param=value>; rel="next"` (RFC 8288; the URL relative to the host). */
+function nextLinkHeader(req: Request, param: string, value: string): string {
+  const url = new URL(req.originalUrl, 'http://host');
+  url.searchParams.set(param, value);
+  return `<${url.pathname}${url.search}>; rel="next"`;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -90,10 +116,16 @@ export function restRouter(options: RestOptions): Router {
               ? 'Expected a JSON object'
               : undefined,
         reportError: (err) => reportError(res.locals, err, { route: routeName }),
+        signal: requestSignal(res),
+        count: options.count,
+        feed: options.feed,
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {
         const output = await procedureOf(createCaller(ctx), route.procedure)({ ...fields, ...req.params });
+        const next = route.nextLink && isObject(output) ? output[route.nextLink.field] : undefined;
+        if (route.nextLink && typeof next === 'string')
+          res.setHeader('Link', nextLinkHeader(req, route.nextLink.param, next));
         res.status(200).json(output);
       } catch (err) {
         const error = toAppError(err);

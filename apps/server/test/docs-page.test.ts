@@ -19,6 +19,18 @@ const OPERATIONS = [
   'POST /api/discovery/tasks/{id}/complete',
   'POST /api/discovery/check-duplicates',
   'POST /api/webhook/check-duplicates',
+  'POST /api/discovery/tasks/claim',
+  'POST /api/discovery/tasks/{id}/heartbeat',
+  'POST /api/discovery/tasks/{id}/release',
+  'GET /api/discovery/stats',
+  'GET /api/projects',
+  'GET /api/tags',
+  'GET /api/changes',
+  'POST /api/webhooks',
+  'GET /api/webhooks',
+  'GET /api/webhooks/{id}',
+  'DELETE /api/webhooks/{id}',
+  'GET /api/webhooks/{id}/deliveries',
 ];
 
 // The docs page does not depend on the database: PGlite only.

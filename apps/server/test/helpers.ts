@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
 import pg from 'pg';
 import { type AppOptions, createApp, createHttpServer, type HttpTimeouts } from '../src/app.ts';
+import { ChangeSignal } from '../src/changes/signal.ts';
 import { createLogger } from '../src/logger.ts';
 
 /**
@@ -98,7 +99,11 @@ export async function startServer(
   const db = await connect(databaseUrl, { poolSize: 5 });
   await migrateToLatest(db.db);
   const key = `test-key-${randomBytes(8).toString('hex')}`;
+  // Long-polls of GET /api/changes wake on the database's notifications, as in main.ts.
+  const feed = new ChangeSignal({ allowPrivateTargets: false });
+  await feed.listen(db);
   const app = createApp({
+    feed,
     db: db.db,
     pool: db.pool,
     apiKey: key,
@@ -114,6 +119,7 @@ export async function startServer(
     db,
     databaseUrl,
     async close() {
+      await feed.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

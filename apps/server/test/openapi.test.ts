@@ -1,11 +1,12 @@
 import { connect as netConnect } from 'node:net';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { pruneChanges } from '@directory/db';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { project, type Reply, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
 
-/** The ten endpoints of SPEC.md, and whether each takes the key. */
+/** The ten endpoints of SPEC.md and those of EXTENSIONS.md, and whether each takes the key. */
 const ENDPOINTS = [
   { op: 'POST /api/webhook/projects', keyed: true },
   { op: 'GET /api/projects/{slug}', keyed: false },
@@ -17,6 +18,18 @@ const ENDPOINTS = [
   { op: 'POST /api/discovery/tasks/{id}/complete', keyed: true },
   { op: 'POST /api/discovery/check-duplicates', keyed: true },
   { op: 'POST /api/webhook/check-duplicates', keyed: true },
+  { op: 'POST /api/discovery/tasks/claim', keyed: true },
+  { op: 'POST /api/discovery/tasks/{id}/heartbeat', keyed: true },
+  { op: 'POST /api/discovery/tasks/{id}/release', keyed: true },
+  { op: 'GET /api/discovery/stats', keyed: true },
+  { op: 'GET /api/changes', keyed: true },
+  { op: 'POST /api/webhooks', keyed: true },
+  { op: 'GET /api/webhooks', keyed: true },
+  { op: 'GET /api/webhooks/{id}', keyed: true },
+  { op: 'DELETE /api/webhooks/{id}', keyed: true },
+  { op: 'GET /api/webhooks/{id}/deliveries', keyed: true },
+  { op: 'GET /api/projects', keyed: false },
+  { op: 'GET /api/tags', keyed: false },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -27,6 +40,7 @@ const ERRORS: Record<number, string[]> = {
   404: ['Not Found'],
   408: ['Request Timeout'],
   409: ['Conflict'],
+  410: ['Gone'],
   413: ['Payload too large'],
   431: ['Request header fields too large'],
   500: ['Internal server error'],
@@ -38,7 +52,8 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     ...(keyed ? [401] : []),
     ...(path.includes('{') ? [404] : []),
     408,
-    ...(method === 'PATCH' || path.endsWith('/complete') ? [409] : []),
+    ...(method === 'PATCH' || /\/(complete|heartbeat|release)$/.test(path) ? [409] : []),
+    ...(path === '/api/changes' ? [410] : []),
     ...(method !== 'GET' ? [413] : []),
     431,
     500,
@@ -99,7 +114,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
     });
 
-    it('has exactly the ten operations', () => {
+    it('has exactly the operations of the contract, the queue and the change feed', () => {
       const ops = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
         Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
       );
@@ -110,7 +125,9 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       expect(doc.components.securitySchemes).toEqual({ ApiKey: KEY_SCHEME });
       expect(doc.security).toBeUndefined();
       for (const { op, keyed } of ENDPOINTS) {
-        expect(operation(doc, op).security, op).toEqual(keyed ? [{ ApiKey: [] }] : undefined);
+        // public: explicitly none; keyed with a body: the header, or the body's apiKey (the empty alternative)
+        const expected = !keyed ? [] : op.startsWith('GET') ? [{ ApiKey: [] }] : [{ ApiKey: [] }, {}];
+        expect(operation(doc, op).security, op).toEqual(expected);
       }
     });
 
@@ -137,6 +154,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
         'query status': { type: 'string', enum: ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] },
         'query limit': expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100, default: 10 }),
         'query offset': expect.objectContaining({ type: 'integer', minimum: 0, default: 0 }),
+        'query cursor': expect.objectContaining({ type: 'string', minLength: 1 }),
       });
     });
 
@@ -232,6 +250,31 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(del, await call(del, { slug: slug(gone) }, hugeHeaders), 431);
     });
 
+    it('GET /api/projects and GET /api/tags', async () => {
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [project(), project()] } });
+      const list = 'GET /api/projects';
+      conforms(list, await call(list, {}, { key: false }), 200);
+      const page = await s.call('GET', '/api/projects?limit=1&facets=tags,status,linkTypes', { key: false });
+      conforms(list, page, 200);
+      conforms(
+        list,
+        await s.call('GET', `/api/projects?limit=1&cursor=${page.json.nextCursor}`, { key: false }),
+        200,
+      );
+      conforms(
+        list,
+        await s.call('GET', `/api/projects?q=${encodeURIComponent('测试 project')}&include=content`),
+        200,
+      );
+      conforms(list, await s.call('GET', '/api/projects?limit=101', { key: false }), 400);
+      conforms(list, await call(list, {}, { key: false, ...hugeHeaders }), 431);
+      const tags = 'GET /api/tags';
+      conforms(tags, await call(tags, {}, { key: false }), 200);
+      conforms(tags, await s.call('GET', '/api/tags?sort=name&limit=1', { key: false }), 200);
+      conforms(tags, await s.call('GET', '/api/tags?sort=size', { key: false }), 400);
+      conforms(tags, await call(tags, {}, { key: false, ...hugeHeaders }), 431);
+    });
+
     it('POST and GET /api/discovery/tasks', async () => {
       const create = 'POST /api/discovery/tasks';
       conforms(create, await call(create, {}, { body: { tasks: [{ sourceUrl: uniqueUrl('task') }] } }), 200);
@@ -314,6 +357,97 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(projects, await call(projects, {}, { body, key: false }), 401);
       conforms(projects, await call(projects, {}, { ...tooLarge, key: false }), 413);
       conforms(projects, await call(projects, {}, { body, ...hugeHeaders }), 431);
+    });
+
+    it('the queue: claim, heartbeat, release, stats', async () => {
+      const urls = [uniqueUrl('queue'), uniqueUrl('queue')];
+      await s.call('POST', '/api/discovery/tasks', {
+        body: { tasks: urls.map((sourceUrl) => ({ sourceUrl })) },
+      });
+      const claim = 'POST /api/discovery/tasks/claim';
+      const claimed = await call(claim, {}, { body: { limit: 50, leaseSeconds: 60, worker: 'w-1' } });
+      conforms(claim, claimed, 200);
+      conforms(claim, await call(claim, {}, { body: { limit: 51 } }), 400);
+      conforms(claim, await call(claim, {}, { body: {}, key: false }), 401);
+      conforms(claim, await call(claim, {}, { ...tooLarge, key: false }), 413);
+      conforms(claim, await call(claim, {}, { body: {}, ...hugeHeaders }), 431);
+      const [a, b] = claimed.json.tasks as { id: string; leaseToken: string }[];
+      const heartbeat = 'POST /api/discovery/tasks/{id}/heartbeat';
+      const body = (t: { leaseToken: string } | undefined) => ({ body: { leaseToken: t!.leaseToken } });
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, body(a)), 200);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { body: { leaseToken: 'nope' } }), 409);
+      conforms(heartbeat, await call(heartbeat, { id: 'no-such-task' }, body(a)), 404);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { body: {} }), 400);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { ...body(a), key: false }), 401);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { ...tooLarge, key: false }), 413);
+      conforms(heartbeat, await call(heartbeat, { id: a!.id }, { ...body(a), ...hugeHeaders }), 431);
+      const release = 'POST /api/discovery/tasks/{id}/release';
+      conforms(
+        release,
+        await call(release, { id: b!.id }, { body: { leaseToken: b!.leaseToken, retryAfterSeconds: -1 } }),
+        400,
+      );
+      conforms(release, await call(release, { id: b!.id }, { ...body(b), key: false }), 401);
+      conforms(release, await call(release, { id: b!.id }, { ...tooLarge, key: false }), 413);
+      conforms(release, await call(release, { id: 'no-such-task' }, body(b)), 404);
+      conforms(
+        release,
+        await call(release, { id: b!.id }, { body: { leaseToken: b!.leaseToken, errorMessage: '超时' } }),
+        200,
+      );
+      conforms(release, await call(release, { id: b!.id }, body(b)), 409);
+      conforms(release, await call(release, { id: b!.id }, { ...body(b), ...hugeHeaders }), 431);
+      const stats = 'GET /api/discovery/stats';
+      conforms(stats, await call(stats, {}), 200);
+      conforms(stats, await call(stats, {}, { key: false }), 401);
+      conforms(stats, await s.call('GET', '/api/discovery/stats?status=PENDING'), 400);
+      conforms(stats, await call(stats, {}, hugeHeaders), 431);
+      const list = 'GET /api/discovery/tasks';
+      conforms(list, await s.call('GET', '/api/discovery/tasks?cursor=%21%21'), 400);
+    });
+
+    it('GET /api/changes and the webhooks', async () => {
+      const changes = 'GET /api/changes';
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] } });
+      const first = await call(changes, {});
+      conforms(changes, first, 200);
+      conforms(changes, await s.call('GET', '/api/changes?limit=0'), 400);
+      conforms(changes, await call(changes, {}, { key: false }), 401);
+      conforms(changes, await call(changes, {}, hugeHeaders), 431);
+      await s.db.pool.query(`update changes set at = now() - interval '400 days'`);
+      await pruneChanges(s.db.db, 365);
+      conforms(changes, await s.call('GET', `/api/changes?after=${first.json.changes[0].cursor}`), 410);
+
+      const create = 'POST /api/webhooks';
+      const body = { url: 'https://hooks.example.org/directory', events: ['*'] };
+      const created = await call(create, {}, { body });
+      conforms(create, created, 200);
+      conforms(create, await call(create, {}, { body: { ...body, url: 'http://127.0.0.1:9/' } }), 400);
+      conforms(create, await call(create, {}, { body, key: false }), 401);
+      conforms(create, await call(create, {}, { ...tooLarge, key: false }), 413);
+      conforms(create, await call(create, {}, { body, ...hugeHeaders }), 431);
+      const id = { id: created.json.webhook.id as string };
+      const list = 'GET /api/webhooks';
+      conforms(list, await call(list, {}), 200);
+      conforms(list, await s.call('GET', '/api/webhooks?enabled=maybe'), 400);
+      conforms(list, await call(list, {}, { key: false }), 401);
+      conforms(list, await call(list, {}, hugeHeaders), 431);
+      const get = 'GET /api/webhooks/{id}';
+      const deliveries = 'GET /api/webhooks/{id}/deliveries';
+      for (const op of [get, deliveries] as const) {
+        conforms(op, await call(op, id), 200);
+        conforms(op, await call(op, { id: 'no-such-webhook' }), 404);
+        conforms(op, await call(op, { id: NUL }), 400);
+        conforms(op, await call(op, id, { key: false }), 401);
+        conforms(op, await call(op, id, hugeHeaders), 431);
+      }
+      const del = 'DELETE /api/webhooks/{id}';
+      conforms(del, await call(del, id, { key: false }), 401);
+      conforms(del, await call(del, id, { ...tooLarge, key: false }), 413);
+      conforms(del, await call(del, id, { raw: '[]' }), 400);
+      conforms(del, await call(del, id, hugeHeaders), 431);
+      conforms(del, await call(del, id), 200);
+      conforms(del, await call(del, id), 404);
     });
 
     it('every operation: a request that stalls past the request timeout', async () => {

@@ -24,10 +24,19 @@ describe.each(targets)('projects on $name', (target) => {
         { type: 'CODEHOST', url: uniqueUrl('code') },
       ],
     });
-    const w = await upsert([p]);
+    const w = await s.call('POST', '/api/webhook/projects', { body: { projects: [p], results: true } });
     expect(w.status).toBe(200);
-    expect(w.json).toEqual({ success: true, processed: 1, created: 1, updated: 0, failed: 0, errors: [] });
+    expect(w.json).toEqual({
+      success: true,
+      processed: 1,
+      created: 1,
+      updated: 0,
+      failed: 0,
+      errors: [],
+      results: [{ index: 0, action: 'created', id: expect.any(String), slug: slugOf(p) }],
+    });
     const r = await get(slugOf(p));
+    expect(r.json.data.id).toBe(w.json.results[0].id);
     expect(r.status).toBe(200);
     const d = r.json.data;
     expect(d).toMatchObject({

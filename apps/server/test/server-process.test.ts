@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +160,11 @@ describe('the server process on embedded PGlite', () => {
     expect(second.output).toMatch(/in use by another process/);
     expect(second.output).toContain(`pid ${first.child.pid}`);
     expect(second.output).not.toMatch(/"msg":"listening"/);
+    // one line for a person, not a JSON log line, and exit code 1
+    expect(second.code).toBe(1);
+    expect(second.output.trim()).toMatch(
+      /^Cannot start the server: cannot open the database pglite:\S+: The embedded database .* in use by another process \(pid \d+\)[^\n]*$/,
+    );
 
     // The refused process left the first one's lock in place.
     expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(String(first.child.pid));
@@ -167,6 +172,40 @@ describe('the server process on embedded PGlite', () => {
     expect(health.status).toBe(200);
     expect((await getProject(first, slugOf(p))).status).toBe(200);
     expect((await upsert(first, [project()])).json).toMatchObject({ created: 1 });
+  });
+
+  it('pnpm db:migrate on a directory a server holds: one line, exit code 1, no stack', async () => {
+    const dir = tempDir();
+    await start({ DATABASE_URL: `pglite:${dir}`, WEBHOOK_API_KEY: newKey() });
+    const migrate = fileURLToPath(new URL('../../../packages/db/src/migrate-cli.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', migrate], {
+      env: { ...process.env, DATABASE_URL: `pglite:${dir}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(1);
+    expect(output.trim()).toMatch(
+      /^Cannot migrate pglite:\S+: The embedded database .* is in use by another process[^\n]*$/,
+    );
+  });
+
+  it('refuses to start on a port in use with one line, exit code 1', async () => {
+    const first = await start({ DATABASE_URL: 'memory:', WEBHOOK_API_KEY: newKey() });
+    const port = new URL(first.baseUrl).port;
+    const second = await runToExit({ DATABASE_URL: 'memory:', WEBHOOK_API_KEY: newKey(), PORT: port });
+    expect(second.code).toBe(1);
+    expect(second.output.trim()).toMatch(
+      new RegExp(
+        `^Cannot start the server: cannot listen on 127\\.0\\.0\\.1:${port}: .*another process uses that port[^\\n]*$`,
+      ),
+    );
   });
 
   it('is not blocked by the stale lock of a process killed with SIGKILL', async () => {
@@ -187,7 +226,7 @@ describe('the server process on embedded PGlite', () => {
   });
 
   it('without WEBHOOK_API_KEY prints a generated key exactly once, and that key works', async () => {
-    const s = await start({ DATABASE_URL: `pglite:${tempDir()}`, WEBHOOK_API_KEY: '', LOG_LEVEL: 'trace' });
+    const s = await start({ DATABASE_URL: 'memory:', WEBHOOK_API_KEY: '', LOG_LEVEL: 'trace' });
     const key = s.output().match(/generated key: (\S+)/)?.[1];
     expect(key).toBeDefined();
     expect(key!.length).toBeGreaterThanOrEqual(16);
@@ -211,6 +250,45 @@ describe('the server process on embedded PGlite', () => {
 
     expect(await s.stop('SIGTERM')).toBe(0);
     expect(s.output().split(key!).length - 1).toBe(1);
+  });
+
+  it('without WEBHOOK_API_KEY on an embedded database directory, makes one key, keeps it (0600) and prints it once', async () => {
+    const dir = tempDir();
+    const env = { DATABASE_URL: `pglite:${dir}`, WEBHOOK_API_KEY: '' };
+    const first = await start(env);
+    const key = first.output().match(/generated an API key, kept in (\S+): (\S+)/);
+    expect(key?.[1]).toBe(join(dir, 'api-key'));
+    expect(readFileSync(join(dir, 'api-key'), 'utf8')).toBe(`${key?.[2]}\n`);
+    expect(statSync(join(dir, 'api-key')).mode & 0o777).toBe(0o600);
+    expect(await first.stop('SIGTERM')).toBe(0);
+
+    const second = await start(env);
+    expect(second.output()).toContain(`using the API key kept in ${join(dir, 'api-key')}`);
+    expect(second.output()).not.toContain(key![2]);
+    const ok = await second.call('POST', '/api/webhook/projects', {
+      body: { projects: [project()] },
+      key: key![2],
+    });
+    expect(ok.status).toBe(200);
+    expect(await second.stop('SIGTERM')).toBe(0);
+
+    // a configured key wins over the file, and is not written to it
+    const configured = newKey();
+    const third = await start({ ...env, WEBHOOK_API_KEY: configured });
+    expect(
+      (await third.call('POST', '/api/webhook/projects', { body: { projects: [project()] }, key: key![2] }))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await third.call('POST', '/api/webhook/projects', {
+          body: { projects: [project()] },
+          key: configured,
+        })
+      ).status,
+    ).toBe(200);
+    expect(readFileSync(join(dir, 'api-key'), 'utf8')).toBe(`${key?.[2]}\n`);
+    expect(third.output()).not.toMatch(/API key kept in/);
   });
 
   it('never writes a configured WEBHOOK_API_KEY to its output', async () => {

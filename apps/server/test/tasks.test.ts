@@ -48,7 +48,7 @@ describe.each(targets)('discovery tasks on $name', (target) => {
     expect(pages).toHaveLength(total);
     expect(new Set(pages.map((t) => t.id)).size).toBe(total);
     const beyond = await s.call('GET', `/api/discovery/tasks?offset=${total + 5}`);
-    expect(beyond.json).toEqual({ success: true, tasks: [], total, hasMore: false });
+    expect(beyond.json).toEqual({ success: true, tasks: [], total, hasMore: false, nextCursor: null });
   });
 
   it('filters by status, with a total of that status', async () => {
@@ -126,7 +126,7 @@ describe.each(targets)('discovery tasks on $name', (target) => {
     const id = await newTask();
     const p = project({ unknownField: 'dropped' });
     const r = await complete(id, p);
-    expect(r.json).toMatchObject({ success: true, taskId: id, action: 'created' });
+    expect(r.json).toMatchObject({ success: true, taskId: id, action: 'created', slug: slugOf(p) });
     const t = await task(id);
     expect(t.status).toBe('COMPLETED');
     expect(t.startedAt).not.toBeNull();

@@ -54,20 +54,9 @@ export interface TagsReply {
   hasMore: boolean;
   nextCursor: string | null;
 }
-/**
- * Queue tasks carry the lease fields of part B (absent on a server without them). Intersections,
- * not `extends`: they stay valid once the router's Task has these fields as required.
- */
-export type QueueTask = Task & {
-  attempt?: number;
-  leaseExpiresAt?: string | null;
-  worker?: string | null;
-  availableAt?: string | null;
-};
-export type QueueTaskList = Omit<TaskList, 'tasks'> & {
-  tasks: QueueTask[];
-  nextCursor?: string | null;
-};
+/** Tasks carry the lease fields of part B (attempt, leaseExpiresAt, worker, availableAt). */
+export type QueueTask = Task;
+export type QueueTaskList = TaskList;
 export interface StatsReply {
   success: true;
   counts: Record<TaskStatus, number>;

@@ -13,6 +13,8 @@ export const KINDS = {
   NOT_FOUND: { status: 404, error: 'Not Found', code: 'NOT_FOUND' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed', code: 'METHOD_NOT_SUPPORTED' },
   CONFLICT: { status: 409, error: 'Conflict', code: 'CONFLICT' },
+  // tRPC has no code for 410; its clients read the status from the error's data.
+  GONE: { status: 410, error: 'Gone', code: 'NOT_FOUND' },
   REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout', code: 'TIMEOUT' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large', code: 'PAYLOAD_TOO_LARGE' },
   RATE_LIMITED: { status: 429, error: 'Too Many Requests', code: 'TOO_MANY_REQUESTS' },

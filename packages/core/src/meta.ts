@@ -5,10 +5,11 @@ import type { ErrorKind } from './errors.ts';
  * Every procedure's meta: `openapi.method` and `openapi.path` are its REST route, and
  * `openapi.protect` says whether it takes the API key (the key check itself is the choice of
  * `keyedProcedure`; `protect` must agree, and is required so that the document never guesses).
- * `openapi.description` is the operation's description in the OpenAPI document.
+ * `openapi.description` is the operation's description in the OpenAPI document, and `examples`
+ * its example request and response (both required: schema-driven tools use them).
  */
 export type Meta = OpenApiMeta & {
-  openapi: NonNullable<OpenApiMeta['openapi']> & { protect: boolean };
+  openapi: NonNullable<OpenApiMeta['openapi']> & { protect: boolean; description: string };
   /**
    * The failures the procedure itself reports, beyond input validation and the key (which
    * every procedure, and every keyed one, may report): they become its documented error responses.
@@ -19,5 +20,14 @@ export type Meta = OpenApiMeta & {
    * response, drawn from the sample data (fixtures/projects.sample.json): shown in the OpenAPI
    * document so that schema-driven tools send and expect real values.
    */
-  examples?: { request?: Record<string, unknown>; response: Record<string, unknown> };
+  examples: {
+    /** The body, with the path parameters; or the path and query parameters of a GET or DELETE. */
+    request: Record<string, unknown>;
+    response: Record<string, unknown>;
+  };
+  /**
+   * A cursor-paged list: when the output's `field` is a string, REST answers with a
+   * `Link: <this request with param=that string>; rel="next"` header.
+   */
+  nextLink?: { param: string; field: string };
 };

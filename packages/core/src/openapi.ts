@@ -35,8 +35,32 @@ const kindSchemaName = (kind: ErrorKind) =>
 
 const BODY_KEY: Schema = {
   type: 'string',
-  description: `The API key, instead of the ${KEY_HEADER} header (when both are sent, both must match)`,
+  description:
+    `The API key, instead of the ${KEY_HEADER} header: a keyed operation needs one of the two ` +
+    '(when both are sent, both must match).',
 };
+
+/** The tags of the document, each with its description. */
+const TAGS: Record<string, string> = {
+  projects:
+    'The directory: create or update projects in batches, read and delete them by slug, check for duplicates.',
+  tasks:
+    'The discovery queue: tasks for source URLs, moved through their states and completed with a project.',
+  tags: 'Browse the tags of the directory with their project counts.',
+  changes:
+    'The change feed: every create, update and delete of a project or task, in commit order, from a cursor.',
+  webhooks:
+    'Webhook subscriptions: the same changes pushed to a URL, signed (Standard Webhooks), at least once.',
+};
+
+const INFO_DESCRIPTION =
+  'A bilingual (Chinese and English) directory of AI projects and a queue of discovery tasks.\n\n' +
+  `**API key.** Keyed operations take the key in the \`${KEY_HEADER}\` header or, for operations with a ` +
+  "JSON body, in the body's `apiKey` property (when both are sent, both must match). The document says " +
+  'so in two ways: the `ApiKey` security scheme (the header), and, on operations with a body, an empty ' +
+  'security alternative `{}` next to it together with the described `apiKey` body property — a request ' +
+  'that sends neither gets 401. Reads of one record (a project by slug, a task by id) are public.\n\n' +
+  '**Errors** come as `{"success": false, "error": <type>, "details": [<message>, …]}`.';
 
 /** The error responses of an operation, one per status, each in the envelope with its `error` strings. */
 function errorResponses(kinds: ReadonlySet<ErrorKind>): Operation['responses'] {
@@ -94,6 +118,26 @@ function errorSchemas(): Record<string, Schema> {
   return schemas;
 }
 
+/**
+ * An operation's example request and response: each parameter's value from the request example,
+ * the rest of it as the body's example (a DELETE's body, which only carries the key, gets none).
+ */
+function addExamples(operation: Operation, examples: Meta['examples']): void {
+  const body: Record<string, unknown> = { ...examples.request };
+  for (const parameter of operation.parameters ?? []) {
+    if (!('name' in parameter)) continue;
+    if (parameter.name in body) parameter.example = body[parameter.name];
+    delete body[parameter.name];
+  }
+  const media =
+    operation.requestBody && 'content' in operation.requestBody && operation.requestBody.content[JSON_TYPE];
+  if (media && Object.keys(body).length > 0) media.example = body;
+  const ok = operation.responses?.[200];
+  const okMedia = ok && 'content' in ok ? ok.content?.[JSON_TYPE] : undefined;
+  if (!okMedia) throw new Error(`no 200 response for ${operation.operationId}`);
+  okMedia.example = examples.response;
+}
+
 /** The body schema of an operation with `apiKey` added; a DELETE, which has no other body fields, gets one. */
 function withBodyKey(operation: Operation): Operation['requestBody'] {
   const body = operation.requestBody;
@@ -123,27 +167,30 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: 'Project Directory API',
     version: options.version,
-    description:
-      'A bilingual (Chinese and English) directory of AI projects and a queue of discovery tasks. ' +
-      `Keyed operations take the API key in the \`${KEY_HEADER}\` header or in the body's \`apiKey\`. ` +
-      'Errors come as `{"success": false, "error": <type>, "details": [<message>, …]}`.',
+    description: INFO_DESCRIPTION,
     baseUrl: '/',
-    tags: ['projects', 'tasks'],
+    tags: Object.keys(TAGS),
     securitySchemes: { [KEY_SCHEME]: { type: 'apiKey', in: 'header', name: KEY_HEADER } },
   });
 
+  document.info.contact = { name: 'Project Directory maintainers' };
+  document.info.license = { name: 'MIT', identifier: 'MIT' };
+  document.tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
+
   forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
-    const { openapi, errors = [] } = meta as Meta;
+    const { openapi, errors = [], examples } = meta as Meta;
     const operation = document.paths?.[openapi.path]?.[openapi.method.toLowerCase() as 'get'];
     if (!operation) throw new Error(`no operation for ${openapi.method} ${openapi.path}`);
     const transport = options.transport(openapi.method);
 
-    if (openapi.protect) {
-      operation.security = [{ [KEY_SCHEME]: [] }];
-      if (transport.readsBody) operation.requestBody = withBodyKey(operation);
+    if (openapi.protect && transport.readsBody) {
+      // the header, or (the empty alternative) the body's described apiKey property
+      operation.security = [{ [KEY_SCHEME]: [] }, {}];
+      operation.requestBody = withBodyKey(operation);
     } else {
-      delete operation.security;
+      operation.security = openapi.protect ? [{ [KEY_SCHEME]: [] }] : [];
     }
+    addExamples(operation, examples);
 
     // trpc-to-openapi's own error responses are tRPC-shaped: keep only the success response.
     const kinds = new Set<ErrorKind>([

@@ -1,11 +1,17 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { changesRouter } from './changes/router.ts';
 import { projectsRouter } from './projects/router.ts';
+import { tagsRouter } from './tags/router.ts';
 import { tasksRouter } from './tasks/router.ts';
 import { router } from './trpc.ts';
+import { webhooksRouter } from './webhooks/router.ts';
 
 export const appRouter = router({
   projects: projectsRouter,
   tasks: tasksRouter,
+  changes: changesRouter,
+  webhooks: webhooksRouter,
+  tags: tagsRouter,
 });
 
 export type AppRouter = typeof appRouter;

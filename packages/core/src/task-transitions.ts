@@ -52,3 +52,16 @@ export function failChange(errorMessage: string): TaskChange {
     errorMessage: Array.from(errorMessage).slice(0, MAX_ERROR_MESSAGE).join(''),
   };
 }
+
+/*
+ * The queue's moves (EXTENSIONS B), each ONE guarded statement in packages/db/src/queue.repository.ts:
+ * - claim:     PENDING, availableAt null or past → IN_PROGRESS, attempt + 1, a fresh lease (SKIP LOCKED)
+ * - heartbeat: IN_PROGRESS with this live lease → the lease extended from now
+ * - release:   IN_PROGRESS with this live lease → PENDING, lease cleared, availableAt = now + delay, retry counted
+ * - reap:      IN_PROGRESS with a lease expired before now → PENDING with a backoff, or FAILED once
+ *              attempt reaches the limit (one reaper at a time: an advisory lock)
+ * - PATCH and complete with a token: the moves above, only while it is the live lease; any move
+ *   away from IN_PROGRESS ends the lease (updateTaskIfStatus).
+ * A live lease is `lease_expires_at >= now()` and the reaper takes `< now()`: racing on one row
+ * (its lock orders them), exactly one of a reap and a fenced change takes effect.
+ */

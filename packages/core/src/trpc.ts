@@ -1,8 +1,10 @@
 import type { Database, Kysely } from '@directory/db';
 import { initTRPC } from '@trpc/server';
 import { type Credentials, isAuthorized } from './auth.ts';
+import type { FeedServices } from './changes/feed.ts';
 import { AppError, toAppError, unauthorized } from './errors.ts';
 import type { Meta } from './meta.ts';
+import type { QueueEvent } from './tasks/queue-signals.ts';
 
 export interface Context {
   db: Kysely<Database>;
@@ -13,6 +15,12 @@ export interface Context {
   bodyError?: string | undefined;
   /** Logs an unexpected error that is answered without a 500; returns its reference id. */
   reportError(err: unknown): string;
+  /** Ends when the client goes away: a long-polling claim stops waiting. */
+  signal?: AbortSignal | undefined;
+  /** Counts queue events for /metrics. */
+  count?: ((event: QueueEvent, n: number) => void) | undefined;
+  /** The change feed's long-poll signal and webhook settings (absent: polling, defaults). */
+  feed?: FeedServices | undefined;
 }
 
 const t = initTRPC

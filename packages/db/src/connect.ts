@@ -38,6 +38,13 @@ export interface DatabaseHandle {
   target: DatabaseTarget;
   /** Connections in use and idle, for health and metrics. */
   pool: pg.Pool;
+  /**
+   * Calls `onNotify` on every NOTIFY on `channel` (committed notifications only), and once more
+   * after the listening connection was re-established (notifications may have been missed).
+   * PostgreSQL: one dedicated connection per call, outside the pool; PGlite: its own listener.
+   * Returns a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -61,12 +68,18 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   const target = parseDatabaseUrl(url);
   let pool: pg.Pool;
   let release = async () => {};
+  let listen: DatabaseHandle['listen'];
   if (target.kind === 'postgres') {
+    const url = target.url;
+    listen = (channel, onNotify) => listenOnPostgres(url, channel, onNotify);
     pool = new pg.Pool({
       connectionString: target.url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // JIT compiles a plan when its estimated cost is high (search and facet aggregates over
+      // many rows); for these short queries the compile time (tens of ms) exceeds the gain.
+      options: '-c jit=off',
     });
   } else {
     let lock: DirectoryLock | undefined;
@@ -85,6 +98,13 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     }
     // PGlite is one single-user backend: one connection, and the pool queues everything else.
     pool = new pg.Pool({ ...createPgConfig(lite), max: 1 });
+    const embedded = lite;
+    listen = async (channel, onNotify) => {
+      const stop = await embedded.listen(checkedChannel(channel), () => onNotify());
+      return async () => {
+        if (!embedded.closed) await stop();
+      };
+    };
     release = async () => {
       await lite.close();
       lock?.release();
@@ -101,9 +121,56 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     db,
     target,
     pool,
+    listen,
     async close() {
       await db.destroy();
       await release();
     },
+  };
+}
+
+function checkedChannel(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name "${channel}"`);
+  return channel;
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other requests, and a
+ * pool may close it when idle). A broken connection is reopened after a second, and
+ * `onNotify` is called then, since notifications sent meanwhile are lost.
+ */
+async function listenOnPostgres(url: string, channel: string, onNotify: () => void) {
+  const name = checkedChannel(channel);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const open = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('error', () => {});
+    c.on('notification', (msg) => {
+      if (msg.channel === name) onNotify();
+    });
+    c.on('end', () => {
+      if (stopped || client !== c) return;
+      client = undefined;
+      retry = setTimeout(() => void reopen(), 1_000);
+    });
+    await c.connect();
+    await c.query(`listen ${name}`);
+    client = c;
+  };
+  const reopen = async () => {
+    try {
+      await open();
+      onNotify();
+    } catch {
+      if (!stopped) retry = setTimeout(() => void reopen(), 1_000);
+    }
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

@@ -1,10 +1,15 @@
 export { type Kysely, sql, type Transaction } from 'kysely';
+export * from './changes.repository.ts';
 export * from './connect.ts';
 export * from './duplicates.repository.ts';
 export { isDatabaseUnavailable } from './errors.ts';
 export * from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';
+export * from './queue.repository.ts';
+export * from './search.repository.ts';
+export * from './search-terms.ts';
 export * from './tables.ts';
 export * from './tags.repository.ts';
 export * from './tasks.repository.ts';
+export * from './webhooks.repository.ts';

@@ -1,6 +1,13 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Database, LinkType, NewProjectRow, ProjectRow } from './tables.ts';
+import type { ProjectSearchColumns } from './search-terms.ts';
+import {
+  type Database,
+  type LinkType,
+  type NewProjectRow,
+  PROJECT_COLUMNS,
+  type ProjectRow,
+} from './tables.ts';
 
 type Db = Kysely<Database>;
 
@@ -57,7 +64,7 @@ export function projectDetailStatement(db: Db, slug: string): { sql: string; par
 function projectDetailBySlugQuery(db: Db, slug: string) {
   return db
     .selectFrom('projects as p')
-    .selectAll('p')
+    .select(PROJECT_COLUMNS.map((c) => `p.${c}` as const))
     .select((eb) => [
       jsonArrayFrom(
         eb
@@ -103,7 +110,7 @@ export interface IdentityKeys {
 export async function findProjectsByIdentity(
   db: Db,
   keysList: IdentityKeys[],
-): Promise<(string | undefined)[]> {
+): Promise<({ id: string; slug: string } | undefined)[]> {
   const items: number[] = [];
   const types: string[] = [];
   const values: string[] = [];
@@ -117,24 +124,24 @@ export async function findProjectsByIdentity(
     for (const url of keys.websiteUrls) add('WEBSITE', url);
     if (keys.slug !== null) add('SLUG', keys.slug);
   });
-  const found: (string | undefined)[] = keysList.map(() => undefined);
+  const found: ({ id: string; slug: string } | undefined)[] = keysList.map(() => undefined);
   if (items.length === 0) return found;
-  const result = await sql<{ item: number; id: string }>`
-    select distinct on (k.item) k.item, m.id
+  const result = await sql<{ item: number; id: string; slug: string }>`
+    select distinct on (k.item) k.item, m.id, m.slug
     from unnest(${items}::int[], ${types}::text[], ${values}::text[]) with ordinality as k(item, type, value, ord)
     cross join lateral (
-      select p.id, p.created_at
+      select p.id, p.slug, p.created_at
       from links l
-      cross join lateral (select id, created_at from projects where id = l.project_id limit 1) p
+      cross join lateral (select id, slug, created_at from projects where id = l.project_id limit 1) p
       where k.type <> 'SLUG' and l.type = k.type and l.url = k.value
       union all
-      select p.id, p.created_at from projects p where k.type = 'SLUG' and p.slug = k.value
+      select p.id, p.slug, p.created_at from projects p where k.type = 'SLUG' and p.slug = k.value
       order by created_at, id
       limit 1
     ) m
     order by k.item, k.ord
   `.execute(db);
-  for (const row of result.rows) found[row.item] = row.id;
+  for (const row of result.rows) found[row.item] = { id: row.id, slug: row.slug };
   return found;
 }
 
@@ -148,8 +155,31 @@ export type ProjectFields = Omit<NewProjectRow, 'id' | 'slug' | 'created_at' | '
 export interface ProjectWrite {
   id: string;
   fields: ProjectFields;
+  /** The search columns and denormalised tag ids and link types (search-terms.ts). */
+  derived: ProjectDerived;
   position: number;
 }
+
+export type ProjectDerived = ProjectSearchColumns & { tag_ids: string[]; link_types: LinkType[] };
+
+const SEP = '\u0001';
+
+/** The derived columns as unnest() arrays; text[] columns travel joined by U+0001 (no token holds it). */
+function derivedArrays(rows: ProjectWrite[]) {
+  const d = rows.map((r) => r.derived);
+  return sql`${d.map((x) => x.search_name)}::text[], ${d.map((x) => x.search_tags)}::text[],
+    ${d.map((x) => x.search_desc)}::text[], ${d.map((x) => x.search_keys.join(SEP))}::text[],
+    ${d.map((x) => x.search_grams.join(SEP))}::text[], ${d.map((x) => x.name_sort)}::text[],
+    ${d.map((x) => x.tag_ids.join(SEP))}::text[], ${d.map((x) => x.link_types.join(SEP))}::text[]`;
+}
+const DERIVED_NAMES = sql.raw(
+  'search_name, search_tags, search_desc, search_keys, search_grams, name_sort, tag_ids, link_types',
+);
+const DERIVED_VALUES = sql.raw(
+  'u.search_name, u.search_tags, u.search_desc, string_to_array(u.search_keys, chr(1)), ' +
+    'string_to_array(u.search_grams, chr(1)), u.name_sort, string_to_array(u.tag_ids, chr(1)), ' +
+    'string_to_array(u.link_types, chr(1))',
+);
 
 /** Inserts new projects in one statement. */
 export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: string })[]): Promise<void> {
@@ -157,9 +187,9 @@ export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: strin
   const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
   await sql`
     insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
-      status, source, created_at, updated_at)
+      status, source, created_at, updated_at, ${DERIVED_NAMES})
     select u.id, u.slug, u.name, u.name_en, u.description, u.description_en, u.content, u.content_en,
-      u.status, u.source, u.at, u.at
+      u.status, u.source, u.at, u.at, ${DERIVED_VALUES}
     from (
       select *, now() + u.position * interval '1 microsecond' as at
       from unnest(
@@ -168,8 +198,9 @@ export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: strin
         ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
         ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
         ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
-        ${rows.map((r) => r.position)}::int[]
-      ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position)
+        ${rows.map((r) => r.position)}::int[], ${derivedArrays(rows)}
+      ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position,
+        search_name, search_tags, search_desc, search_keys, search_grams, name_sort, tag_ids, link_types)
     ) u
   `.execute(db);
 }
@@ -183,15 +214,17 @@ export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void
       name = u.name, name_en = u.name_en, description = u.description,
       description_en = u.description_en, content = u.content, content_en = u.content_en,
       status = u.status, source = u.source,
-      updated_at = now() + u.position * interval '1 microsecond'
+      updated_at = now() + u.position * interval '1 microsecond',
+      (${DERIVED_NAMES}) = (select ${DERIVED_VALUES})
     from unnest(
       ${rows.map((r) => r.id)}::text[],
       ${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
       ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
       ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
       ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
-      ${rows.map((r) => r.position)}::int[]
-    ) as u(id, name, name_en, description, description_en, content, content_en, status, source, position)
+      ${rows.map((r) => r.position)}::int[], ${derivedArrays(rows)}
+    ) as u(id, name, name_en, description, description_en, content, content_en, status, source, position,
+      search_name, search_tags, search_desc, search_keys, search_grams, name_sort, tag_ids, link_types)
     where p.id = u.id
   `.execute(db);
 }

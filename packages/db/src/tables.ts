@@ -2,6 +2,8 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Timestamps are read as Date and may be written as Date, ISO string or SQL default. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A column computed by the service on write; optional in inserts (it has a default). */
+type Derived<T> = ColumnType<T, T | undefined, T>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export type ProjectStatus = 'ACTIVE' | 'ARCHIVED';
@@ -21,6 +23,15 @@ export interface ProjectsTable {
   source: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  // search columns (migration 2026_11_23_000100_search, written by upserts; search-terms.ts)
+  search_name: Derived<string>;
+  search_tags: Derived<string>;
+  search_desc: Derived<string>;
+  search_keys: Derived<string[]>;
+  search_grams: Derived<string[]>;
+  name_sort: Derived<string>;
+  tag_ids: Derived<string[]>;
+  link_types: Derived<LinkType[]>;
 }
 
 export interface TagsTable {
@@ -29,6 +40,8 @@ export interface TagsTable {
   name_en: string | null;
   slug: string;
   created_at: Timestamp;
+  search_name: Derived<string>;
+  name_sort: Derived<string>;
 }
 
 export interface ProjectTagsTable {
@@ -60,6 +73,53 @@ export interface DiscoveryTasksTable {
   error_message: string | null;
   retry_count: Generated<number>;
   last_retry_at: NullableTimestamp;
+  attempt: Generated<number>;
+  lease_token: string | null;
+  lease_expires_at: NullableTimestamp;
+  lease_seconds: number | null;
+  worker: string | null;
+  available_at: NullableTimestamp;
+}
+
+export interface DiscoveryTaskCountsTable {
+  status: TaskStatus;
+  shard: number;
+  n: number;
+}
+
+export interface QueueTotalsTable {
+  name: string;
+  value: number;
+}
+
+export type ChangeType =
+  | 'project.created'
+  | 'project.updated'
+  | 'project.deleted'
+  | 'task.created'
+  | 'task.updated';
+
+/** Written only by triggers (migration 2026_11_23_000300_changes). */
+export interface ChangesTable {
+  id: Generated<string>;
+  xid: Generated<string>;
+  type: ChangeType;
+  at: Generated<Date>;
+  project_id: string | null;
+  slug: string | null;
+  task_id: string | null;
+}
+
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  enabled: Generated<boolean>;
+  consecutive_failures: Generated<number>;
+  disabled_at: NullableTimestamp;
+  created_at: Timestamp;
 }
 
 export interface Database {
@@ -68,8 +128,28 @@ export interface Database {
   project_tags: ProjectTagsTable;
   links: LinksTable;
   discovery_tasks: DiscoveryTasksTable;
+  discovery_task_counts: DiscoveryTaskCountsTable;
+  queue_totals: QueueTotalsTable;
+  changes: ChangesTable;
+  webhooks: WebhooksTable;
 }
 
-export type ProjectRow = Selectable<ProjectsTable>;
-export type NewProjectRow = Insertable<ProjectsTable>;
+/** The columns of a project as the API shows it (the search columns are the service's own). */
+export const PROJECT_COLUMNS = [
+  'id',
+  'name',
+  'name_en',
+  'slug',
+  'description',
+  'description_en',
+  'content',
+  'content_en',
+  'status',
+  'source',
+  'created_at',
+  'updated_at',
+] as const;
+export type ProjectRow = Pick<Selectable<ProjectsTable>, (typeof PROJECT_COLUMNS)[number]>;
+export type NewProjectRow = Pick<Insertable<ProjectsTable>, (typeof PROJECT_COLUMNS)[number]>;
 export type TaskRow = Selectable<DiscoveryTasksTable>;
+export type WebhookRow = Selectable<WebhooksTable>;

@@ -42,37 +42,73 @@ export async function lockTaskById(db: Db, id: string): Promise<TaskRow | undefi
 export interface TaskPage {
   total: number;
   rows: TaskRow[];
+  /** Each row's exact created_at (microseconds, as the database prints it), for cursors. */
+  createdAtTexts: string[];
 }
 
-/** One page in queue order (created_at, id) and the total, in one round trip. */
+/** A position in queue order: after the task with this created_at (database text) and id. */
+export interface QueuePosition {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * One page in queue order (created_at, id) and the total, in one statement (one snapshot).
+ * The total is the sum of the per-status counters that triggers keep (see the queue
+ * migration), so it costs the same at any table size; the page is an index range scan
+ * that starts at `after` (keyset) or skips `offset` rows. Each combination of filters is its
+ * own statement text, so each gets its own plan (a generic plan of "$1 is null or status =
+ * $1" could not use the status index).
+ */
 export async function listTasks(
   db: Db,
-  query: { status?: TaskStatus | undefined; limit: number; offset: number },
+  query: {
+    status?: TaskStatus | undefined;
+    limit: number;
+    offset: number;
+    after?: QueuePosition | undefined;
+  },
 ): Promise<TaskPage> {
-  const status = query.status ?? null;
+  const { status, after } = query;
+  const counted = status
+    ? sql`select coalesce(sum(n), 0)::bigint from discovery_task_counts where status = ${status}`
+    : sql`select coalesce(sum(n), 0)::bigint from discovery_task_counts`;
+  const conditions = [
+    ...(status ? [sql`status = ${status}`] : []),
+    ...(after ? [sql`(created_at, id) > (${after.createdAt}::timestamptz, ${after.id}::text)`] : []),
+  ];
+  const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+  const offset = query.offset > 0 ? sql`offset ${query.offset}` : sql``;
   const result = await sql<{ total: number; rows: TaskRow[] | null }>`
     select
-      (select count(*) from discovery_tasks where ${status}::text is null or status = ${status}) as total,
+      (${counted}) as total,
       (select json_agg(page) from (
         select * from discovery_tasks
-        where ${status}::text is null or status = ${status}
+        ${where}
         order by created_at, id
-        limit ${query.limit} offset ${query.offset}
+        limit ${query.limit} ${offset}
       ) page) as rows
   `.execute(db);
   const row = result.rows[0];
-  return { total: row?.total ?? 0, rows: (row?.rows ?? []).map(reviveTaskDates) };
+  const raw = row?.rows ?? [];
+  return {
+    total: Number(row?.total ?? 0),
+    rows: raw.map(reviveTaskDates),
+    createdAtTexts: raw.map((r) => r.created_at as unknown as string),
+  };
 }
 
 // json_agg carries timestamps as text; the rest of the code reads TaskRow with Dates.
 function reviveTaskDates(row: TaskRow): TaskRow {
-  const date = (v: unknown) => (v === null ? null : new Date(v as string));
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
   return {
     ...row,
     created_at: new Date(row.created_at as unknown as string),
     started_at: date(row.started_at),
     completed_at: date(row.completed_at),
     last_retry_at: date(row.last_retry_at),
+    lease_expires_at: date(row.lease_expires_at),
+    available_at: date(row.available_at),
   };
 }
 
@@ -89,6 +125,11 @@ export interface TaskChange {
   explorationData?: unknown;
   explorationSummary?: string | null;
   errorMessage?: string | null;
+}
+
+/** Only while this token is the task's live lease (fencing); see queue.repository.ts. */
+export interface LeaseGuard {
+  leaseToken: string;
 }
 
 function timestamp(column: 'started_at' | 'completed_at', change: TimestampChange) {
@@ -113,9 +154,10 @@ export async function updateTaskIfStatus(
   id: string,
   from: TaskStatus | readonly TaskStatus[],
   change: TaskChange,
+  guard?: LeaseGuard,
 ): Promise<TaskRow | undefined> {
   const froms = typeof from === 'string' ? [from] : [...from];
-  return db
+  let update = db
     .updateTable('discovery_tasks')
     .set({
       status: change.status,
@@ -131,9 +173,17 @@ export async function updateTaskIfStatus(
       }),
       ...(change.explorationSummary !== undefined && { exploration_summary: change.explorationSummary }),
       ...(change.errorMessage !== undefined && { error_message: change.errorMessage }),
+      // a status change away from IN_PROGRESS ends any lease; a PATCH to IN_PROGRESS makes none
+      lease_token: null,
+      lease_expires_at: null,
+      lease_seconds: null,
     })
     .where('id', '=', id)
-    .where('status', 'in', froms)
-    .returningAll()
-    .executeTakeFirst();
+    .where('status', 'in', froms);
+  if (guard) {
+    update = update
+      .where('lease_token', '=', guard.leaseToken)
+      .where('lease_expires_at', '>=', sql<Date>`now()`);
+  }
+  return update.returningAll().executeTakeFirst();
 }

@@ -19,6 +19,11 @@ run(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
+  stopSignal: () => {
+    const stop = new AbortController();
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort(signal));
+    return stop.signal;
+  },
 }).then((code) => {
   // exitCode rather than exit(): lets piped stdout drain.
   process.exitCode = code;

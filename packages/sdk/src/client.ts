@@ -1,9 +1,22 @@
+import type { RouterOutputs } from '@directory/core';
+import { type FollowOptions, follow } from './helpers/follow.ts';
 import { type ListAllOptions, listAll } from './helpers/list-all.ts';
+import { type RunWorkerOptions, runWorker, type WorkerTotals } from './helpers/run-worker.ts';
 import { type TakeOptions, take } from './helpers/take.ts';
 import { type UpsertAllOptions, type UpsertTotals, upsertAll } from './helpers/upsert-all.ts';
 import { ROUTES, type Route } from './routes.ts';
 import { createTransport, type Send, type TransportOptions } from './transport.ts';
-import type { Endpoints, ProjectInput, Task } from './types.ts';
+import type {
+  Change,
+  Endpoints,
+  FindProjectsInput,
+  FindTagsInput,
+  LeasedTask,
+  ListChangesInput,
+  ProjectInput,
+  ProjectListItem,
+  Task,
+} from './types.ts';
 
 /** `{ baseUrl, apiKey?, fetch?, retries?, timeoutMs? }` */
 export type DirectoryClientOptions = TransportOptions;
@@ -15,13 +28,40 @@ export interface DirectoryClient {
       items: Iterable<ProjectInput> | AsyncIterable<ProjectInput>,
       options?: UpsertAllOptions,
     ): Promise<UpsertTotals>;
+    /** One page of GET /api/projects (filters, sorts, facets; pass `nextCursor` back as `cursor`). */
+    list(input?: FindProjectsInput): ReturnType<Endpoints['projects']['find']>;
+    /**
+     * Every matching project, page after page (following `nextCursor`):
+     * `for await (const p of client.projects.search('通义', { tag: ['llm'] }))`.
+     */
+    search(
+      q: string | undefined,
+      input?: Omit<FindProjectsInput, 'q' | 'cursor'>,
+    ): AsyncGenerator<ProjectListItem, void, undefined>;
+  };
+  tags: Endpoints['tags'] & {
+    /** One page of GET /api/tags. */
+    list(input?: FindTagsInput): ReturnType<Endpoints['tags']['find']>;
   };
   tasks: Endpoints['tasks'] & {
     /** Pages of tasks in queue order: `for await (const page of client.tasks.listAll())`. */
     listAll(options?: ListAllOptions): AsyncGenerator<Task[], void, undefined>;
-    /** Moves the oldest PENDING task to IN_PROGRESS; null when none is PENDING. */
-    take(options?: TakeOptions): Promise<Task | null>;
+    /** Claims the oldest claimable task with a lease (see `claim`); null when none is claimable. */
+    take(options?: TakeOptions): Promise<LeasedTask | null>;
   };
+  changes: Endpoints['changes'] & {
+    /**
+     * Every change after `after`, as it happens (long-polls, resumes from its cursor):
+     * `for await (const change of client.changes.follow({ after, signal }))`.
+     */
+    follow(options?: FollowOptions): AsyncGenerator<Change, void, undefined>;
+  };
+  webhooks: Endpoints['webhooks'];
+  /**
+   * Runs a worker until `signal` aborts: claims in batches, heartbeats, completes with the
+   * lease token, releases on errors (with a backoff) and on stop. Resolves to its totals.
+   */
+  runWorker(options: RunWorkerOptions): Promise<WorkerTotals>;
 }
 
 /**
@@ -40,7 +80,7 @@ function endpointsOf<N extends keyof typeof ROUTES>(send: Send, namespace: N): E
 
 /**
  * A client with one method per endpoint (inputs and replies typed from the service's schemas)
- * plus the helpers upsertAll, listAll and take. Failures throw DirectoryError. Reads, upserts
+ * plus the helpers upsertAll, listAll, take and runWorker. Failures throw DirectoryError. Reads, upserts
  * and task creates are retried after 429, 5xx, timeouts and network errors; deletes, status
  * changes and completes only after 429 or a refused connection (see ROUTES for why).
  */
@@ -48,15 +88,38 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
   const send = createTransport(options);
   const projects = endpointsOf(send, 'projects');
   const tasks = endpointsOf(send, 'tasks');
+  const listChanges = (input: ListChangesInput, signal?: AbortSignal) =>
+    send(ROUTES.changes.list, { ...input }, signal) as Promise<RouterOutputs['changes']['list']>;
+  const tags = endpointsOf(send, 'tags');
   return {
     projects: {
       ...projects,
       upsertAll: (items, upsertOptions) => upsertAll(projects.upsert, items, upsertOptions),
+      list: (input = {}) => projects.find(input),
+      async *search(q, input = {}) {
+        let cursor: string | undefined;
+        do {
+          const page = await projects.find({
+            ...input,
+            ...(q !== undefined && { q }),
+            ...(cursor && { cursor }),
+          });
+          yield* page.projects;
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      },
     },
+    tags: { ...tags, list: (input = {}) => tags.find(input) },
     tasks: {
       ...tasks,
       listAll: (listOptions) => listAll(tasks.list, listOptions),
       take: (takeOptions) => take(tasks, takeOptions),
     },
+    changes: {
+      list: (input) => listChanges(input ?? {}),
+      follow: (followOptions) => follow(listChanges, followOptions),
+    },
+    webhooks: endpointsOf(send, 'webhooks'),
+    runWorker: (workerOptions) => runWorker(tasks, workerOptions),
   };
 }

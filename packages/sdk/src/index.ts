@@ -6,7 +6,14 @@
 export type { AppRouter, RouterInputs, RouterOutputs } from '@directory/core';
 export { createDirectoryClient, type DirectoryClient, type DirectoryClientOptions } from './client.ts';
 export { DirectoryError } from './errors.ts';
+export type { FollowOptions } from './helpers/follow.ts';
 export type { ListAllOptions } from './helpers/list-all.ts';
+export type {
+  RunWorkerOptions,
+  WorkerContext,
+  WorkerEvent,
+  WorkerTotals,
+} from './helpers/run-worker.ts';
 export type { TakeOptions } from './helpers/take.ts';
 export type { UpsertAllOptions, UpsertError, UpsertProgress, UpsertTotals } from './helpers/upsert-all.ts';
 export {
@@ -14,4 +21,15 @@ export {
   type DirectoryTrpcClient,
   type DirectoryTrpcClientOptions,
 } from './trpc-client.ts';
-export type { CompleteTaskInput, ListTasksInput, ProjectInput, Task, TaskStatus } from './types.ts';
+export type {
+  Change,
+  CompleteTaskInput,
+  LeasedTask,
+  ListChangesInput,
+  ListTasksInput,
+  ProjectInput,
+  Task,
+  TaskStatus,
+  Webhook,
+} from './types.ts';
+export { verifyWebhook, type WebhookHeaders, type WebhookMessage } from './verify.ts';

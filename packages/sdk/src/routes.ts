@@ -24,6 +24,7 @@ export interface Route {
 export const ROUTES = {
   projects: {
     upsert: { method: 'POST', path: '/api/webhook/projects', repeatable: true },
+    find: { method: 'GET', path: '/api/projects', repeatable: true },
     get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true },
     delete: { method: 'DELETE', path: '/api/projects/{slug}', repeatable: false },
     checkDuplicates: { method: 'POST', path: '/api/webhook/check-duplicates', repeatable: true },
@@ -35,6 +36,26 @@ export const ROUTES = {
     updateStatus: { method: 'PATCH', path: '/api/discovery/tasks/{id}', repeatable: false },
     complete: { method: 'POST', path: '/api/discovery/tasks/{id}/complete', repeatable: false },
     checkDuplicates: { method: 'POST', path: '/api/discovery/check-duplicates', repeatable: true },
+    // a repeated claim could take more tasks whose leases the first reply's loss would strand
+    claim: { method: 'POST', path: '/api/discovery/tasks/claim', repeatable: false },
+    // extending a lease again from now is harmless
+    heartbeat: { method: 'POST', path: '/api/discovery/tasks/{id}/heartbeat', repeatable: true },
+    release: { method: 'POST', path: '/api/discovery/tasks/{id}/release', repeatable: false },
+    stats: { method: 'GET', path: '/api/discovery/stats', repeatable: true },
+  },
+  changes: {
+    list: { method: 'GET', path: '/api/changes', repeatable: true },
+  },
+  webhooks: {
+    // A create repeated after it took effect would make a second webhook.
+    create: { method: 'POST', path: '/api/webhooks', repeatable: false },
+    list: { method: 'GET', path: '/api/webhooks', repeatable: true },
+    get: { method: 'GET', path: '/api/webhooks/{id}', repeatable: true },
+    delete: { method: 'DELETE', path: '/api/webhooks/{id}', repeatable: false },
+    deliveries: { method: 'GET', path: '/api/webhooks/{id}/deliveries', repeatable: true },
+  },
+  tags: {
+    find: { method: 'GET', path: '/api/tags', repeatable: true },
   },
 } as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
 
@@ -53,7 +74,9 @@ export function buildRequest(
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   if (route.method === 'GET' || route.method === 'DELETE') {
     for (const [key, value] of Object.entries(rest)) {
-      if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+      // a list is a repeated parameter (`?tag=a&tag=b`)
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+      else if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
     }
     return { url: url.toString(), body: undefined };
   }

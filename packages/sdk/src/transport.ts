@@ -14,7 +14,8 @@ export interface TransportOptions {
   timeoutMs?: number;
 }
 
-export type Send = (route: Route, input: Record<string, unknown>) => Promise<unknown>;
+/** `signal` ends the call (and its retries) early, rejecting with the signal's reason. */
+export type Send = (route: Route, input: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
 const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 10_000;
@@ -70,7 +71,11 @@ export function createTransport(options: TransportOptions): Send {
   const { baseUrl, apiKey, retries = 3, timeoutMs = 30_000 } = options;
   const fetchFn = options.fetch ?? globalThis.fetch;
 
-  async function attempt(route: Route, input: Record<string, unknown>): Promise<Outcome> {
+  async function attempt(
+    route: Route,
+    input: Record<string, unknown>,
+    caller?: AbortSignal,
+  ): Promise<Outcome> {
     const { url, body } = buildRequest(baseUrl, route, input);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (apiKey !== undefined) headers['x-api-key'] = apiKey;
@@ -78,7 +83,8 @@ export function createTransport(options: TransportOptions): Send {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
-      const { signal } = controller;
+      caller?.throwIfAborted();
+      const signal = caller ? AbortSignal.any([controller.signal, caller]) : controller.signal;
       const res = await untilAborted(fetchFn(url, { method: route.method, headers, body, signal }), signal);
       const text = await untilAborted(res.text(), signal);
       if (res.ok) {
@@ -94,6 +100,7 @@ export function createTransport(options: TransportOptions): Send {
         res.status === 429 || res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : undefined;
       return { ok: false, error, retry, delayMs };
     } catch (err) {
+      if (caller?.aborted) throw caller.reason;
       if (controller.signal.aborted) {
         const error = new DirectoryError(0, 'Timeout', [`No response within ${timeoutMs} ms`], {
           cause: err,
@@ -110,12 +117,13 @@ export function createTransport(options: TransportOptions): Send {
     }
   }
 
-  return async (route, input) => {
+  return async (route, input, signal) => {
     for (let n = 0; ; n++) {
-      const outcome = await attempt(route, input);
+      const outcome = await attempt(route, input, signal);
       if (outcome.ok) return outcome.body;
       if (!outcome.retry || n >= retries) throw outcome.error;
       await sleep(outcome.delayMs ?? backoff(n));
+      signal?.throwIfAborted();
     }
   };
 }

@@ -8,6 +8,9 @@ export type Task = RouterOutputs['tasks']['get']['task'];
 
 export type TaskStatus = Task['status'];
 
+/** A task as its claimer gets it: with the `leaseToken` that heartbeat, release and complete take. */
+export type LeasedTask = RouterOutputs['tasks']['claim']['tasks'][number];
+
 /**
  * The server takes any JSON as `explorationData` (it validates it as a ProjectInput after
  * checking the task's state); the SDK asks for a ProjectInput so mistakes show at compile time.
@@ -25,9 +28,52 @@ export type ListTasksInput = Omit<RouterInputs['tasks']['list'], 'limit' | 'offs
   offset?: number;
 };
 
+/** A change of the feed (GET /api/changes). */
+export type Change = RouterOutputs['changes']['list']['changes'][number];
+
+/** Query-string numbers (see ListTasksInput). */
+export type ListChangesInput = { after?: string; limit?: number; wait?: number };
+
+export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
+
+/** A project as GET /api/projects lists it (with `match` when searching). */
+export type ProjectListItem = RouterOutputs['projects']['find']['projects'][number];
+
+/** A tag with its project count, as GET /api/tags lists it. */
+export type TagListItem = RouterOutputs['tags']['find']['tags'][number];
+
+/**
+ * GET /api/projects: `tag` and `linkType` are lists (sent as repeated parameters), `limit`
+ * a number (the schema reads query-string text, so its input type is `unknown`).
+ */
+export type FindProjectsInput = {
+  q?: string;
+  status?: 'ACTIVE' | 'ARCHIVED' | 'ALL';
+  tag?: string[];
+  tagMode?: 'all' | 'any';
+  linkType?: ('WEBSITE' | 'CODEHOST' | 'MODELHUB' | 'PAPER')[];
+  source?: string;
+  updatedAfter?: string;
+  sort?: 'relevance' | 'updated' | 'created' | 'name';
+  order?: 'asc' | 'desc';
+  limit?: number;
+  cursor?: string;
+  facets?: ('tags' | 'status' | 'linkTypes')[];
+  include?: 'content';
+};
+
+/** GET /api/tags. */
+export type FindTagsInput = { q?: string; sort?: 'count' | 'name'; limit?: number; cursor?: string };
+
 /** The input of every SDK method that maps to one endpoint. */
 export type Inputs = {
-  projects: RouterInputs['projects'];
+  projects: Omit<RouterInputs['projects'], 'find'> & { find: FindProjectsInput };
+  tags: { find: FindTagsInput };
+  changes: { list: ListChangesInput };
+  webhooks: Omit<RouterInputs['webhooks'], 'deliveries' | 'list'> & {
+    list: { enabled?: 'true' | 'false' } | undefined;
+    deliveries: { id: string; limit?: number };
+  };
   tasks: Omit<RouterInputs['tasks'], 'list' | 'complete'> & {
     list: ListTasksInput;
     complete: CompleteTaskInput;
@@ -37,6 +83,9 @@ export type Inputs = {
 /** One method per endpoint; each resolves to the full success body of the REST response. */
 export type Endpoints = {
   [N in keyof Inputs]: {
-    [P in keyof Inputs[N] & keyof RouterOutputs[N]]: (input: Inputs[N][P]) => Promise<RouterOutputs[N][P]>;
+    // an endpoint whose input has no required field may be called without one (stats())
+    [P in keyof Inputs[N] & keyof RouterOutputs[N]]: Record<never, never> extends Inputs[N][P]
+      ? (input?: Inputs[N][P]) => Promise<RouterOutputs[N][P]>
+      : (input: Inputs[N][P]) => Promise<RouterOutputs[N][P]>;
   };
 };

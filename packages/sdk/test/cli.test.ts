@@ -42,6 +42,7 @@ async function cli(args: string[], options: { input?: string; env?: Record<strin
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.DIRECTORY_URL;
   delete env.DIRECTORY_API_KEY;
+  delete env.WEBHOOK_API_KEY;
   Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key }, options.env);
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
   let stdout = '';
@@ -82,10 +83,12 @@ describe('directory import', () => {
     const first = await cli(['import', path]);
     const firstMs = performance.now() - started;
     expect(first.stderr.split('\n').filter(Boolean)).toHaveLength(10);
-    expect(first).toMatchObject({
-      code: 0,
-      stdout: '1000 projects processed: 1000 created, 0 updated, 0 failed\n',
-    });
+    expect(first.code).toBe(0);
+    // one line per project with its slug, then the summary
+    const out = first.stdout.split('\n');
+    expect(out).toHaveLength(1002);
+    expect(out.slice(0, 1000).every((line) => /^created {2}\S+$/.test(line))).toBe(true);
+    expect(out.slice(1000)).toEqual(['1000 projects processed: 1000 created, 0 updated, 0 failed', '']);
     // Not a terminal: one plain line per batch, no carriage returns or escape codes.
     expect(first.stderr).toMatch(/^batch 1, 100 items: 100 created, 0 updated, 0 failed\n/);
     expect(first.stderr).toMatch(/\nbatch 10, 1000 items: 1000 created, 0 updated, 0 failed\n$/);
@@ -109,7 +112,9 @@ describe('directory import', () => {
       updated: 1000,
       failed: 0,
       errors: [],
+      results: expect.any(Array),
     });
+    expect(JSON.parse(again.stdout).results[999]).toMatchObject({ index: 999, action: 'updated' });
     console.log(`1,000-project import: ${Math.round(firstMs)} ms; re-import: ${Math.round(againMs)} ms`);
   }, 300_000);
 
@@ -136,6 +141,8 @@ describe('directory import', () => {
     const r = await cli(['import', await file('mixed.ndjson', text)]);
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')).toEqual([
+      `created  ${slugOf(good1)}`,
+      `created  ${slugOf(good2)}`,
       '6 projects processed: 2 created, 0 updated, 4 failed',
       'Failed:',
       expect.stringMatching(/^ {2}#1 \(line 3\): not valid JSON: /),
@@ -163,6 +170,10 @@ describe('directory import', () => {
       updated: 0,
       failed: 1,
       errors: [{ index: 1, name: bad.name, error: expect.stringMatching(/^description: Too small/) }],
+      results: [
+        { index: 0, action: 'created', slug: slugOf(items[0]!) },
+        { index: 2, action: 'created', slug: slugOf(items[2]!) },
+      ],
     });
   });
 
@@ -178,7 +189,7 @@ describe('directory import', () => {
     const lines = await cli(['import', '-'], { input: `\r\n${ndjson(items).replaceAll('\n', '\r\n')}` });
     expect(lines).toMatchObject({
       code: 0,
-      stdout: '2 projects processed: 0 created, 2 updated, 0 failed\n',
+      stdout: `updated  ${slugOf(items[0]!)}\nupdated  ${slugOf(items[1]!)}\n2 projects processed: 0 created, 2 updated, 0 failed\n`,
     });
   });
 });
@@ -197,7 +208,7 @@ describe('directory tasks and check', () => {
     const added = await cli(['tasks', 'add', await file('urls.txt', text), '--source-type', 'cli']);
     expect(added.code).toBe(1);
     expect(added.stdout.split('\n')).toEqual([
-      '61 created, 0 skipped (already queued), 61 total, 1 failed',
+      '61 created, 0 skipped (already have a task), 61 total, 1 failed',
       'Failed:',
       '  #60 (line 63) "not a url": sourceUrl: Invalid URL: expected an HTTP or HTTPS URL',
       '',

@@ -47,13 +47,14 @@ describe.each(targets)('the SDK on $name', (target) => {
   describe('projects', () => {
     it('upsert creates, then updates; returns the full reply', async () => {
       const p = newProject();
-      expect(await client.projects.upsert({ projects: [p] })).toEqual({
+      expect(await client.projects.upsert({ projects: [p], results: true })).toEqual({
         success: true,
         processed: 1,
         created: 1,
         updated: 0,
         failed: 0,
         errors: [],
+        results: [{ index: 0, action: 'created', id: expect.any(String), slug: expect.any(String) }],
       });
       const again = await client.projects.upsert({ projects: [{ ...p, description: 'A new description.' }] });
       expect(again).toMatchObject({ created: 0, updated: 1 });

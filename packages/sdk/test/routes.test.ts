@@ -26,13 +26,21 @@ describe('the SDK route table', () => {
     expect(sdk).toEqual(serverRoutes());
   });
 
-  it('marks exactly the delete, status change and complete as not repeatable', () => {
+  it('marks exactly the deletes, status change, complete, claim, release and webhook create as not repeatable', () => {
     const once = Object.entries(ROUTES).flatMap(([namespace, routes]) =>
       Object.entries(routes)
         .filter(([, r]) => !r.repeatable)
         .map(([name]) => `${namespace}.${name}`),
     );
-    expect(once.sort()).toEqual(['projects.delete', 'tasks.complete', 'tasks.updateStatus']);
+    expect(once.sort()).toEqual([
+      'projects.delete',
+      'tasks.claim',
+      'tasks.complete',
+      'tasks.release',
+      'tasks.updateStatus',
+      'webhooks.create',
+      'webhooks.delete',
+    ]);
   });
 });
 

@@ -32,13 +32,14 @@ describe.each(targets)('tasks.take on $name', (target) => {
     while (await client.tasks.take()) {}
   }
 
-  it('moves the oldest PENDING task to IN_PROGRESS; null when none is left', async () => {
+  it('claims the oldest PENDING task with a lease; null when none is left', async () => {
     await drain();
     const ids = await queue(3);
     const first = await client.tasks.take();
     expect(first).toMatchObject({ id: ids[0], status: 'IN_PROGRESS' });
     expect(first!.startedAt).not.toBeNull();
-    expect((await client.tasks.take({ pageSize: 1 }))?.id).toBe(ids[1]);
+    expect(first!.leaseToken).toEqual(expect.any(String));
+    expect((await client.tasks.take({ leaseSeconds: 60, worker: 'sdk-test' }))?.id).toBe(ids[1]);
     expect((await client.tasks.take())?.id).toBe(ids[2]);
     expect(await client.tasks.take()).toBeNull();
   });
@@ -46,7 +47,7 @@ describe.each(targets)('tasks.take on $name', (target) => {
   it('gives concurrent takers different tasks', async () => {
     await drain();
     const ids = await queue(6);
-    const taken = await Promise.all(Array.from({ length: 8 }, () => client.tasks.take({ pageSize: 2 })));
+    const taken = await Promise.all(Array.from({ length: 8 }, () => client.tasks.take()));
     const got = taken.filter((t) => t !== null).map((t) => t.id);
     expect(got.sort()).toEqual([...ids].sort());
     expect(taken.filter((t) => t === null)).toHaveLength(2);
@@ -61,21 +62,23 @@ describe.each(targets)('tasks.take on $name', (target) => {
     expect([a!.id, b!.id].sort()).toEqual(ids.slice(0, 2).sort());
   });
 
-  it('moves on to the next task when another worker wins the first (409), refetching a used-up page', async () => {
+  it('gives a token that heartbeat, release and complete accept, and waits with wait', async () => {
     await drain();
-    const ids = await queue(3);
-    let patches = 0;
-    // Another worker takes each task just before this one's PATCH reaches the server, twice.
-    const racing: typeof fetch = async (input, init) => {
-      if (init?.method === 'PATCH' && ++patches <= 2) {
-        const id = String(input).split('/').pop()!;
-        await client.tasks.updateStatus({ id, status: 'IN_PROGRESS' });
-      }
-      return fetch(input, init);
-    };
-    const loser = createDirectoryClient({ baseUrl: s.baseUrl, apiKey: s.key, fetch: racing });
-    const got = await loser.tasks.take({ pageSize: 1 });
-    expect(got?.id).toBe(ids[2]);
-    expect(patches).toBe(3);
+    const [id] = await queue(1);
+    const t = (await client.tasks.take({ leaseSeconds: 30 }))!;
+    const beat = await client.tasks.heartbeat({ id: t.id, leaseToken: t.leaseToken, leaseSeconds: 120 });
+    expect(Date.parse(beat.task.leaseExpiresAt!)).toBeGreaterThan(Date.now() + 100_000);
+    await client.tasks.release({ id: t.id, leaseToken: t.leaseToken, errorMessage: 'later' });
+    const again = (await client.tasks.take())!;
+    expect(again).toMatchObject({ id, attempt: 2, errorMessage: 'later' });
+    await expect(client.tasks.heartbeat({ id: t.id, leaseToken: t.leaseToken })).rejects.toMatchObject({
+      status: 409,
+      error: 'Conflict',
+    });
+    const waiting = client.tasks.take({ wait: 5 });
+    setTimeout(() => void client.tasks.create({ tasks: [{ sourceUrl: uniqueUrl('take') }] }), 200);
+    expect(await waiting).toMatchObject({ status: 'IN_PROGRESS', attempt: 1 });
+    const stats = await client.tasks.stats();
+    expect(stats.counts.IN_PROGRESS).toBeGreaterThanOrEqual(2);
   });
 });

@@ -63,7 +63,13 @@ describe.each(targets)('projects.upsertAll on $name', (target) => {
       updated: 0,
       failed: 2,
       errors: progress[2]!.errors,
+      written: expect.any(Array),
     });
+    // every stored item, with its slug, in input order
+    expect(totals.written.map((w) => w.index)).toEqual(
+      items.map((_, i) => i).filter((i) => i !== 137 && i !== 205),
+    );
+    expect(totals.written[0]).toMatchObject({ index: 0, action: 'created', slug: slugOf(items[0]!) });
 
     // the items around the bad one were stored, the bad ones were not
     for (const i of [0, 136, 138, 199, 249]) {
@@ -108,7 +114,7 @@ describe.each(targets)('projects.upsertAll on $name', (target) => {
   it('sends nothing for an empty input', async () => {
     let batches = 0;
     const totals = await client.projects.upsertAll([], { onBatch: () => void batches++ });
-    expect(totals).toEqual({ processed: 0, created: 0, updated: 0, failed: 0, errors: [] });
+    expect(totals).toEqual({ processed: 0, created: 0, updated: 0, failed: 0, errors: [], written: [] });
     expect(batches).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
-import { optional, text } from '../schemas/common.ts';
+import { count, optional, text } from '../schemas/common.ts';
 
 export const checkProjectDuplicatesMeta: Meta = {
   openapi: {
@@ -9,10 +10,60 @@ export const checkProjectDuplicatesMeta: Meta = {
     protect: true,
     tags: ['projects'],
     summary: 'Check whether projects already exist (CODEHOST url, MODELHUB url, WEBSITE url, then slug)',
+    description:
+      'For each item (1–100, each with at least one of codehostUrl, modelhubUrl, websiteUrl, slug), looks for a stored ' +
+      'project: a link of that type with exactly that url, in the order CODEHOST, MODELHUB, WEBSITE, then the slug. ' +
+      'Each result repeats the fields that were sent; `stats.breakdown` counts the results by the field that matched.',
+  },
+  examples: {
+    request: {
+      projects: [
+        { codehostUrl: 'https://github.com/QwenLM/Qwen' },
+        { slug: ex.DEEPSEEK_V3_SLUG, websiteUrl: 'https://www.deepseek.com/' },
+        {
+          codehostUrl: 'https://github.com/THUDM/ChatGLM-6B',
+          modelhubUrl: 'https://huggingface.co/THUDM/chatglm-6b',
+        },
+      ],
+    },
+    response: {
+      success: true,
+      results: [
+        {
+          codehostUrl: 'https://github.com/QwenLM/Qwen',
+          exists: true,
+          matchType: 'CODEHOST_URL',
+          projectId: ex.QWEN_ID,
+          projectName: ex.QWEN_INPUT.name,
+        },
+        {
+          websiteUrl: 'https://www.deepseek.com/',
+          slug: ex.DEEPSEEK_V3_SLUG,
+          exists: true,
+          matchType: 'WEBSITE_URL',
+          projectId: ex.DEEPSEEK_V3_ID,
+          projectName: ex.DEEPSEEK_V3_INPUT.name,
+        },
+        {
+          codehostUrl: 'https://github.com/THUDM/ChatGLM-6B',
+          modelhubUrl: 'https://huggingface.co/THUDM/chatglm-6b',
+          exists: false,
+          matchType: 'NONE',
+        },
+      ],
+      stats: {
+        total: 3,
+        exists: 2,
+        new: 1,
+        breakdown: { codehostUrl: 1, modelhubUrl: 0, websiteUrl: 1, slug: 0 },
+      },
+    },
   },
 };
 
 const MATCH_TYPES = ['CODEHOST_URL', 'MODELHUB_URL', 'WEBSITE_URL', 'SLUG', 'NONE'] as const;
+
+const KEY_FIELDS = ['codehostUrl', 'modelhubUrl', 'websiteUrl', 'slug'] as const;
 
 const ProjectKeys = z
   .object({
@@ -23,6 +74,10 @@ const ProjectKeys = z
   })
   .refine((p) => Object.values(p).some((v) => v !== undefined), {
     message: 'Expected at least one of codehostUrl, modelhubUrl, websiteUrl, slug',
+  })
+  // The refinement above, as the document states it: at least one field present and not null.
+  .meta({
+    anyOf: KEY_FIELDS.map((field) => ({ required: [field], properties: { [field]: { type: 'string' } } })),
   });
 
 export const CheckProjectDuplicatesInput = z.object({
@@ -44,14 +99,14 @@ export const CheckProjectDuplicatesOutput = z.object({
     }),
   ),
   stats: z.object({
-    total: z.number().int(),
-    exists: z.number().int(),
-    new: z.number().int(),
+    total: count(),
+    exists: count(),
+    new: count(),
     breakdown: z.object({
-      codehostUrl: z.number().int(),
-      modelhubUrl: z.number().int(),
-      websiteUrl: z.number().int(),
-      slug: z.number().int(),
+      codehostUrl: count(),
+      modelhubUrl: count(),
+      websiteUrl: count(),
+      slug: count(),
     }),
   }),
 });

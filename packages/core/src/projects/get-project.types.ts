@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { text } from '../schemas/common.ts';
 import { Project } from '../schemas/project.ts';
@@ -10,8 +11,14 @@ export const getProjectMeta: Meta = {
     protect: false,
     tags: ['projects'],
     summary: 'Get a project by slug',
+    description:
+      'The project with this slug, with its tags and links (links in the order they were given). Public: no key.',
   },
   errors: ['NOT_FOUND'],
+  examples: {
+    request: { slug: ex.QWEN_SLUG },
+    response: { success: true, data: ex.QWEN_PROJECT },
+  },
 };
 
 export const GetProjectInput = z.object({ slug: text() });

@@ -5,8 +5,10 @@ import {
   type Kysely,
   type LinksAndTags,
   lockKeys,
+  type ProjectDerived,
   type ProjectFields,
   type ProjectWrite,
+  projectSearchColumns,
   replaceLinksAndTags,
   updateProjects,
 } from '@directory/db';
@@ -20,7 +22,24 @@ export type UpsertAction = 'created' | 'updated';
 
 export interface UpsertResult {
   id: string;
+  slug: string;
   action: UpsertAction;
+}
+
+/** The search columns and denormalised tag ids and link types of a project as written. */
+function derivedColumns(input: ProjectInput, slug: string, tagIds: string[]): ProjectDerived {
+  return {
+    ...projectSearchColumns({
+      name: input.name,
+      nameEn: input.nameEn ?? null,
+      slug,
+      description: input.description,
+      descriptionEn: input.descriptionEn ?? null,
+      tags: input.tags.map((t) => ({ name: t.name, nameEn: t.nameEn ?? null })),
+    }),
+    tag_ids: tagIds,
+    link_types: [...new Set(input.links.map((l) => l.type))].sort(),
+  };
 }
 
 /** An update makes the project exactly the input: left-out optional fields become null. */
@@ -81,12 +100,12 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
       candidates.map((item) => item.keys),
     );
     const claimed = new Set<string>();
-    const run: { item: (typeof items)[number]; existing: string | undefined }[] = [];
+    const run: { item: (typeof items)[number]; existing: { id: string; slug: string } | undefined }[] = [];
     for (const [i, item] of candidates.entries()) {
       const existing = found[i];
       if (existing !== undefined) {
-        if (claimed.has(existing)) break;
-        claimed.add(existing);
+        if (claimed.has(existing.id)) break;
+        claimed.add(existing.id);
       }
       run.push({ item, existing });
     }
@@ -95,10 +114,17 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
     const updates: ProjectWrite[] = [];
     const replacements: LinksAndTags[] = [];
     for (const { item, existing } of run) {
-      const id = existing ?? createId();
-      const write = { id, fields: projectFields(item.input), position: item.position };
+      const id = existing?.id ?? createId();
+      const slug = existing?.slug ?? item.keys.slug ?? fallbackSlug('project', id);
+      const projectTagIds = [...new Set(item.input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!);
+      const write = {
+        id,
+        fields: projectFields(item.input),
+        derived: derivedColumns(item.input, slug, projectTagIds),
+        position: item.position,
+      };
       if (existing) updates.push(write);
-      else inserts.push({ ...write, slug: item.keys.slug ?? fallbackSlug('project', id) });
+      else inserts.push({ ...write, slug });
       replacements.push({
         projectId: id,
         isNew: !existing,
@@ -107,9 +133,9 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
           url: l.url,
           title: l.title ?? null,
         })),
-        tagIds: [...new Set(item.input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!),
+        tagIds: projectTagIds,
       });
-      results.push({ id, action: existing ? 'updated' : 'created' });
+      results.push({ id, slug, action: existing ? 'updated' : 'created' });
     }
     await insertProjects(trx, inserts);
     await updateProjects(trx, updates);

@@ -4,7 +4,7 @@ import type { ProjectInput } from '../schemas/project.ts';
 import { repeatedLinkUrlDetail } from '../schemas/project.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { type UpsertAction, upsertProjects as upsertInOrder, upsertProject } from './upsert-project.ts';
+import { type UpsertResult, upsertProjects as upsertInOrder, upsertProject } from './upsert-project.ts';
 import { UpsertProjectsInput, UpsertProjectsOutput, upsertProjectsMeta } from './upsert-projects.types.ts';
 
 type ItemError = { index: number; name: string; error: string };
@@ -28,26 +28,25 @@ export const upsertProjects = keyedProcedure
     // The whole batch in one transaction, set-based. Should that fail, the items are written
     // again one by one, each in its own transaction (DECISIONS: one failing item does not
     // undo the others), so that only the failing item fails.
-    let actions: (UpsertAction | undefined)[];
+    let written: (UpsertResult | undefined)[];
     try {
-      const results = await inTransaction(ctx.db, (trx) =>
+      written = await inTransaction(ctx.db, (trx) =>
         upsertInOrder(
           trx,
           valid.map((v) => v.project),
         ),
       );
-      actions = results.map((r) => r.action);
     } catch (err) {
       if (failsRequest(err)) throw err;
       // Logged: the set-based write is expected to succeed whenever the items one by one do.
       ctx.reportError(err);
-      actions = [];
+      written = [];
       for (const { index, project } of valid) {
         try {
-          actions.push((await inTransaction(ctx.db, (trx) => upsertProject(trx, project))).action);
+          written.push(await inTransaction(ctx.db, (trx) => upsertProject(trx, project)));
         } catch (err) {
           if (failsRequest(err)) throw err;
-          actions.push(undefined);
+          written.push(undefined);
           errors.push({
             index,
             name: project.name,
@@ -56,6 +55,15 @@ export const upsertProjects = keyedProcedure
         }
       }
     }
+    // One entry per submitted item, in order (EXTENSIONS A): what was done, and the slug.
+    const byIndex = new Map(valid.map((v, i) => [v.index, written[i]]));
+    const results = input.projects.map((_, index) => {
+      const done = byIndex.get(index);
+      return done
+        ? { index, action: done.action, id: done.id, slug: done.slug }
+        : { index, action: 'failed' as const, id: null, slug: null };
+    });
+    const actions = results.map((r) => r.action);
     errors.sort((a, b) => a.index - b.index);
     return {
       success: true as const,
@@ -64,5 +72,6 @@ export const upsertProjects = keyedProcedure
       updated: actions.filter((a) => a === 'updated').length,
       failed: errors.length,
       errors,
+      ...(input.results === true && { results }),
     };
   });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
+import { count } from '../schemas/common.ts';
 import { ProjectInput } from '../schemas/project.ts';
 
 export const upsertProjectsMeta: Meta = {
@@ -13,23 +15,55 @@ export const upsertProjectsMeta: Meta = {
       'Each item is matched to a stored project by CODEHOST url, then WEBSITE url, then slug, and ' +
       'updated (fields, tags and links replaced) or created. Items are processed in order, each in its own transaction.',
   },
+  examples: {
+    request: { projects: [ex.QWEN_INPUT, ex.DEEPSEEK_V3_INPUT], results: true },
+    response: {
+      success: true,
+      processed: 2,
+      created: 1,
+      updated: 1,
+      failed: 0,
+      errors: [],
+      results: [
+        { index: 0, action: 'updated', id: ex.QWEN_ID, slug: ex.QWEN_SLUG },
+        { index: 1, action: 'created', id: ex.DEEPSEEK_V3_ID, slug: ex.DEEPSEEK_V3_SLUG },
+      ],
+    },
+  },
 };
 
 export const UpsertProjectsInput = z.object({
   projects: z.array(ProjectInput).min(1).max(100),
+  /**
+   * Ask for `results` (EXTENSIONS A: what was done to each item, with its slug). Opt-in so
+   * that the reply stays exactly endpoint 1's for callers that do not ask (the conformance
+   * suite compares it whole).
+   */
+  results: z.boolean().optional(),
 });
 
 const UpsertError = z.object({
-  index: z.number().int(),
+  index: count(),
   name: z.string(),
   error: z.string(),
 });
 
 export const UpsertProjectsOutput = z.object({
   success: z.literal(true),
-  processed: z.number().int(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  failed: z.number().int(),
+  processed: count(),
+  created: count(),
+  updated: count(),
+  failed: count(),
   errors: z.array(UpsertError),
+  /** One entry per submitted project, in order: what was done and the project's slug. */
+  results: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        action: z.enum(['created', 'updated', 'failed']),
+        id: z.string().nullable(),
+        slug: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });

@@ -53,18 +53,43 @@ export function text(limits: { min?: number; max?: number } = {}) {
  * URLs are indexed for exact lookup; a btree entry holds at most ~2.7 kB, so URLs are
  * limited to 2048 bytes of UTF-8 (documented in the README).
  */
-const MAX_URL_BYTES = 2048;
+export const MAX_URL_BYTES = 2048;
+
+/**
+ * The one rule for a URL the service stores (link urls, task sourceUrls), as the server checks
+ * it and as the OpenAPI document states it: `http://` or `https://` (any letter case), a
+ * non-empty authority, then an optional path, query or fragment; no whitespace or control
+ * characters anywhere. IRIs are accepted as they are (`https://例子.cn/路径`); nothing is
+ * normalized, since URLs are matched by exact string equality. Another scheme (`ftp://`) is refused.
+ */
+export const HTTP_URL_PATTERN =
+  '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000-\\u001f\\u007f/?#]+(?:[/?#][^\\s\\u0000-\\u001f\\u007f]*)?$';
+const HTTP_URL = new RegExp(HTTP_URL_PATTERN, 'u');
 
 export const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'Invalid URL: expected an HTTP or HTTPS URL' })
+  .string()
   .superRefine((s, ctx) => {
+    if (!HTTP_URL.test(s)) {
+      ctx.addIssue({ code: 'custom', message: 'Invalid URL: expected an HTTP or HTTPS URL' });
+      return;
+    }
     const problem = unstorable(s);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
     if (Buffer.byteLength(s, 'utf8') > MAX_URL_BYTES) {
       ctx.addIssue({ code: 'custom', message: `Too big: expected URL to have <=${MAX_URL_BYTES} bytes` });
     }
   })
-  .meta({ format: 'uri' });
+  .meta({
+    pattern: HTTP_URL_PATTERN,
+    // A character is at least one byte: the byte limit below is the exact rule.
+    maxLength: MAX_URL_BYTES,
+    description:
+      `An HTTP or HTTPS URL (IRIs with non-ASCII characters are accepted as they are), at most ${MAX_URL_BYTES} ` +
+      'bytes of UTF-8, without whitespace or control characters',
+  });
+
+/** A count in a response. */
+export const count = () => z.int().min(0);
 
 const MAX_JSON_DEPTH = 64;
 

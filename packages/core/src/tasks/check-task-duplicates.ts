@@ -5,10 +5,11 @@ import {
   CheckTaskDuplicatesInput,
   CheckTaskDuplicatesOutput,
   checkTaskDuplicatesMeta,
+  type DuplicateReason,
 } from './check-task-duplicates.types.ts';
 
 /** Decision order of endpoint 9: a task of any status first, then a project link, else new. */
-const TASK_REASONS: Record<TaskStatus, string> = {
+const TASK_REASONS: Record<TaskStatus, DuplicateReason> = {
   PENDING: 'Task already pending',
   IN_PROGRESS: 'Task already in progress',
   COMPLETED: 'Task already completed',
@@ -32,8 +33,13 @@ export const checkTaskDuplicates = keyedProcedure
         };
       }
       if (project)
-        return { url, shouldCreate: false, reason: 'Project already exists', existingProject: project };
-      return { url, shouldCreate: true, reason: 'New URL' };
+        return {
+          url,
+          shouldCreate: false,
+          reason: 'Project already exists' as const,
+          existingProject: project,
+        };
+      return { url, shouldCreate: true, reason: 'New URL' as const };
     });
     const shouldCreate = results.filter((r) => r.shouldCreate).length;
     return {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
-import { text, timestamp } from '../schemas/common.ts';
+import { count, text, timestamp } from '../schemas/common.ts';
 import { TaskStatus } from '../schemas/task.ts';
 
 export const checkTaskDuplicatesMeta: Meta = {
@@ -10,8 +11,62 @@ export const checkTaskDuplicatesMeta: Meta = {
     protect: true,
     tags: ['tasks'],
     summary: 'Check whether discovery urls already have a task or a project',
+    description:
+      'For each url (1–100 non-empty strings), in this order: a task with exactly that sourceUrl decides ' +
+      '(`Task already pending|in progress|completed|failed`, with `existingTask`); else a project with a link of any ' +
+      'type with exactly that url (`Project already exists`, with `existingProject`); else `New URL`, and ' +
+      '`shouldCreate` is true. `stats.duplicate = total - shouldCreate`.',
+  },
+  examples: {
+    request: {
+      urls: [
+        'https://github.com/QwenLM/Qwen',
+        'https://www.deepseek.com/',
+        'https://github.com/THUDM/ChatGLM-6B',
+      ],
+    },
+    response: {
+      success: true,
+      results: [
+        {
+          url: 'https://github.com/QwenLM/Qwen',
+          shouldCreate: false,
+          reason: 'Task already completed',
+          existingTask: {
+            id: ex.TASK_ID,
+            status: 'COMPLETED',
+            sourceUrl: 'https://github.com/QwenLM/Qwen',
+            createdAt: ex.CREATED_AT,
+            projectId: ex.QWEN_ID,
+          },
+        },
+        {
+          url: 'https://www.deepseek.com/',
+          shouldCreate: false,
+          reason: 'Project already exists',
+          existingProject: {
+            id: ex.DEEPSEEK_V3_ID,
+            name: ex.DEEPSEEK_V3_INPUT.name,
+            slug: ex.DEEPSEEK_V3_SLUG,
+          },
+        },
+        { url: 'https://github.com/THUDM/ChatGLM-6B', shouldCreate: true, reason: 'New URL' },
+      ],
+      stats: { total: 3, shouldCreate: 1, duplicate: 2 },
+    },
   },
 };
+
+/** The reasons of DECISIONS.md, in decision order. */
+export const DUPLICATE_REASONS = [
+  'Task already pending',
+  'Task already in progress',
+  'Task already completed',
+  'Task already failed',
+  'Project already exists',
+  'New URL',
+] as const;
+export type DuplicateReason = (typeof DUPLICATE_REASONS)[number];
 
 export const CheckTaskDuplicatesInput = z.object({
   urls: z
@@ -28,7 +83,7 @@ export const CheckTaskDuplicatesOutput = z.object({
     z.object({
       url: z.string(),
       shouldCreate: z.boolean(),
-      reason: z.string(),
+      reason: z.enum(DUPLICATE_REASONS),
       existingTask: z
         .object({
           id: z.string(),
@@ -41,5 +96,5 @@ export const CheckTaskDuplicatesOutput = z.object({
       existingProject: z.object({ id: z.string(), name: z.string(), slug: z.string() }).optional(),
     }),
   ),
-  stats: z.object({ total: z.number().int(), shouldCreate: z.number().int(), duplicate: z.number().int() }),
+  stats: z.object({ total: count(), shouldCreate: count(), duplicate: count() }),
 });

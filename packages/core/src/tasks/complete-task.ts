@@ -1,4 +1,4 @@
-import { lockTaskById, updateTaskIfStatus } from '@directory/db';
+import { lockTaskById, lockTaskWithLease, type TaskRow, updateTaskIfStatus } from '@directory/db';
 import { AppError, issueDetails } from '../errors.ts';
 import { upsertProject } from '../projects/upsert-project.ts';
 import { ProjectInput, repeatedLinkUrlDetail } from '../schemas/project.ts';
@@ -7,6 +7,7 @@ import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { CompleteTaskInput, CompleteTaskOutput, completeTaskMeta } from './complete-task.types.ts';
 import { taskNotFound } from './get-task.ts';
+import { leaseLostDetail } from './lease.ts';
 
 /** The violations of explorationData as a ProjectInput, or the parsed input. */
 function parseExplorationData(data: unknown): { input: ProjectInput } | { problems: string[] } {
@@ -23,23 +24,41 @@ export const completeTask = keyedProcedure
   .output(CompleteTaskOutput)
   .mutation(async ({ ctx, input }) => {
     const started = performance.now();
-    let outcome: { projectId: string; action: 'created' | 'updated' } | { problems: string[] };
+    const { leaseToken } = input;
+    const guard = leaseToken === undefined ? undefined : { leaseToken };
+    let outcome:
+      | { projectId: string; slug: string; action: 'created' | 'updated' }
+      | { problems: string[] }
+      | { lost: TaskRow };
     try {
       // The task row stays locked until the project write and the task change commit together.
       outcome = await inTransaction(ctx.db, async (trx) => {
-        const task = await lockTaskById(trx, input.id);
+        // With a token, the lease is judged on the locked row: a reaper or a claimer that
+        // comes later waits for this transaction, one that came earlier has changed the row.
+        const task = guard
+          ? await lockTaskWithLease(trx, input.id, guard.leaseToken)
+          : await lockTaskById(trx, input.id);
         if (!task) throw taskNotFound(input.id);
+        if ('lease_live' in task && !task.lease_live) return { lost: task };
         if (!COMPLETABLE.includes(task.status)) {
           throw new AppError('CONFLICT', [conflictDetail(task.status, 'COMPLETED')]);
         }
         const parsed = parseExplorationData(input.explorationData);
         if ('problems' in parsed) {
-          await updateTaskIfStatus(trx, task.id, task.status, failChange(parsed.problems.join('; ')));
+          await updateTaskIfStatus(trx, task.id, task.status, failChange(parsed.problems.join('; ')), guard);
           return parsed;
         }
-        const { id: projectId, action } = await upsertProject(trx, parsed.input);
-        await updateTaskIfStatus(trx, task.id, task.status, completeChange(projectId, parsed.input));
-        return { projectId, action };
+        const { id: projectId, slug, action } = await upsertProject(trx, parsed.input);
+        const done = await updateTaskIfStatus(
+          trx,
+          task.id,
+          task.status,
+          completeChange(projectId, parsed.input),
+          guard,
+        );
+        // cannot happen while the row is locked; if it did, the project must not stay without its task
+        if (!done) throw new Error('The locked task changed under its completion');
+        return { projectId, slug, action };
       });
     } catch (err) {
       if (!(err instanceof AppError)) {
@@ -49,15 +68,21 @@ export const completeTask = keyedProcedure
           input.id,
           COMPLETABLE,
           failChange('Internal error while completing the task'),
+          guard,
         ).catch(() => undefined);
       }
       throw err;
+    }
+    if ('lost' in outcome) {
+      ctx.count?.('fenced', 1);
+      throw new AppError('CONFLICT', [leaseLostDetail(outcome.lost, leaseToken ?? '')]);
     }
     if ('problems' in outcome) throw new AppError('INVALID_EXPLORATION_DATA', outcome.problems);
     return {
       success: true as const,
       taskId: input.id,
       projectId: outcome.projectId,
+      slug: outcome.slug,
       action: outcome.action,
       duration: Math.round(performance.now() - started),
     };

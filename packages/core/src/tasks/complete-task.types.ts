@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
-import { text } from '../schemas/common.ts';
+import { count, text } from '../schemas/common.ts';
 
 export const completeTaskMeta: Meta = {
   openapi: {
@@ -9,8 +10,24 @@ export const completeTaskMeta: Meta = {
     protect: true,
     tags: ['tasks'],
     summary: 'Complete a task with the project it found (created or updated like POST /api/webhook/projects)',
+    description:
+      'Accepted from PENDING, IN_PROGRESS and FAILED (from COMPLETED: 409, whatever the data). `explorationData` is a ' +
+      "ProjectInput: the project is created or updated as by POST /api/webhook/projects, stored as the task's " +
+      '`explorationData`, and the task becomes COMPLETED with `projectId`. Invalid data is a 400 `Invalid exploration ' +
+      'data format` and marks the task FAILED with the violations as `errorMessage`. `duration` is in milliseconds.',
   },
   errors: ['NOT_FOUND', 'CONFLICT', 'INVALID_EXPLORATION_DATA'],
+  examples: {
+    request: { id: ex.TASK_ID, explorationData: ex.QWEN_INPUT },
+    response: {
+      success: true,
+      taskId: ex.TASK_ID,
+      projectId: ex.QWEN_ID,
+      slug: ex.QWEN_SLUG,
+      action: 'created',
+      duration: 38,
+    },
+  },
 };
 
 export const CompleteTaskInput = z.object({
@@ -22,12 +39,16 @@ export const CompleteTaskInput = z.object({
     // documented as what it must be, though the schema takes anything (see above)
     override: { $ref: '#/components/schemas/ProjectInput' },
   }),
+  // fencing (EXTENSIONS B): when sent, nothing is written unless this is the live lease
+  leaseToken: text({ min: 1, max: 200 }).optional(),
 });
 
 export const CompleteTaskOutput = z.object({
   success: z.literal(true),
   taskId: z.string(),
   projectId: z.string(),
+  /** The slug of the project written (EXTENSIONS A). */
+  slug: z.string(),
   action: z.enum(['created', 'updated']),
-  duration: z.number().int(),
+  duration: count(),
 });

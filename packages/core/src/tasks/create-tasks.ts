@@ -2,6 +2,7 @@ import { insertTasks } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
 import { keyedProcedure } from '../trpc.ts';
 import { CreateTasksInput, CreateTasksOutput, createTasksMeta } from './create-tasks.types.ts';
+import { notifyClaimable } from './queue-signals.ts';
 
 export const createTasks = keyedProcedure
   .meta(createTasksMeta)
@@ -20,6 +21,7 @@ export const createTasks = keyedProcedure
       }
     }
     const created = await insertTasks(ctx.db, [...byUrl.values()]);
+    if (created > 0) notifyClaimable();
     const total = input.tasks.length;
     return { success: true as const, created, skipped: total - created, total };
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
-import { httpUrl, optional, text } from '../schemas/common.ts';
+import { count, httpUrl, optional, text } from '../schemas/common.ts';
 
 export const createTasksMeta: Meta = {
   openapi: {
@@ -9,6 +9,19 @@ export const createTasksMeta: Meta = {
     protect: true,
     tags: ['tasks'],
     summary: 'Create discovery tasks; a sourceUrl that already has a task is skipped',
+    description:
+      'Creates a PENDING task per item (1–50). A sourceUrl that already has a task, whatever its status, or that ' +
+      'repeats earlier in the request, is skipped; concurrent creates of one url make exactly one task. ' +
+      '`total = created + skipped`.',
+  },
+  examples: {
+    request: {
+      tasks: [
+        { sourceUrl: 'https://github.com/QwenLM/Qwen', sourceType: 'github' },
+        { sourceUrl: 'https://zh.wikipedia.org/wiki/通义千问', sourceType: 'wiki' },
+      ],
+    },
+    response: { success: true, created: 1, skipped: 1, total: 2 },
   },
 };
 
@@ -21,7 +34,7 @@ export const CreateTasksInput = z.object({
 
 export const CreateTasksOutput = z.object({
   success: z.literal(true),
-  created: z.number().int(),
-  skipped: z.number().int(),
-  total: z.number().int(),
+  created: count(),
+  skipped: count(),
+  total: count(),
 });

@@ -1,18 +1,34 @@
 import { listTasks } from '@directory/db';
+import { AppError } from '../errors.ts';
 import { toTask } from '../schemas/task.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { FindTasksInput, FindTasksOutput, findTasksMeta } from './find-tasks.types.ts';
+import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.ts';
 
 export const findTasks = keyedProcedure
   .meta(findTasksMeta)
   .input(FindTasksInput)
   .output(FindTasksOutput)
   .query(async ({ ctx, input }) => {
-    const page = await listTasks(ctx.db, input);
+    const { status, limit, offset, cursor } = input;
+    if (cursor !== undefined && offset > 0)
+      throw new AppError('VALIDATION', ['cursor: Use either cursor or offset, not both']);
+    const after = cursor === undefined ? undefined : decodeTaskCursor(cursor, status);
+    // With a cursor, one row more than the page tells whether another page follows; by
+    // offset, hasMore keeps its contract meaning (offset + page < total).
+    const page = await listTasks(ctx.db, { status, offset, after, limit: after ? limit + 1 : limit });
+    const rows = page.rows.slice(0, limit);
+    const hasMore = after ? page.rows.length > limit : offset + rows.length < page.total;
+    const last = rows[rows.length - 1];
+    const lastCreatedAt = page.createdAtTexts[rows.length - 1];
     return {
       success: true as const,
-      tasks: page.rows.map(toTask),
+      tasks: rows.map(toTask),
       total: page.total,
-      hasMore: input.offset + page.rows.length < page.total,
+      hasMore,
+      nextCursor:
+        hasMore && last && lastCreatedAt
+          ? encodeTaskCursor(status, { createdAt: lastCreatedAt, id: last.id })
+          : null,
     };
   });

@@ -4,6 +4,8 @@ import { toTask } from '../schemas/task.ts';
 import { conflictDetail, patchTransition } from '../task-transitions.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { taskNotFound } from './get-task.ts';
+import { leaseLost } from './lease.ts';
+import { notifyClaimable } from './queue-signals.ts';
 import {
   UpdateTaskStatusInput,
   UpdateTaskStatusOutput,
@@ -18,21 +20,40 @@ export const updateTaskStatus = keyedProcedure
   .input(UpdateTaskStatusInput)
   .output(UpdateTaskStatusOutput)
   .mutation(async ({ ctx, input }) => {
-    const { id, status, explorationData, explorationSummary, errorMessage } = input;
+    const { id, status, explorationData, explorationSummary, errorMessage, leaseToken } = input;
+    const guard = leaseToken === undefined ? undefined : { leaseToken };
     // Read the status, then update only if it is still that status. A writer that lost a race
     // reads again and is judged against the status the winner left (two claims: one 409).
     for (let attempt = 1; ; attempt++) {
       const current = await findTaskById(ctx.db, id);
       if (!current) throw taskNotFound(id);
+      // A token that is not the task's lease is refused whatever the move (the guarded update
+      // below is what decides; this only answers early when it already cannot hold).
+      if (
+        leaseToken !== undefined &&
+        (current.status !== 'IN_PROGRESS' || current.lease_token !== leaseToken)
+      )
+        throw await leaseLost(ctx, id, leaseToken);
       const change = patchTransition(current.status, status);
       if (!change) throw new AppError('CONFLICT', [conflictDetail(current.status, status)]);
-      const updated = await updateTaskIfStatus(ctx.db, id, current.status, {
-        ...change,
-        explorationData,
-        explorationSummary,
-        errorMessage,
-      });
-      if (updated) return { success: true as const, task: toTask(updated) };
+      const updated = await updateTaskIfStatus(
+        ctx.db,
+        id,
+        current.status,
+        {
+          ...change,
+          explorationData,
+          explorationSummary,
+          errorMessage,
+        },
+        guard,
+      );
+      if (updated) {
+        if (status === 'PENDING') notifyClaimable();
+        return { success: true as const, task: toTask(updated) };
+      }
+      // a fenced change that lost its lease meanwhile (expired, reaped) is refused, not retried
+      if (guard) throw await leaseLost(ctx, id, guard.leaseToken);
       if (attempt === MAX_ATTEMPTS) throw new AppError('CONFLICT', [conflictDetail(current.status, status)]);
     }
   });

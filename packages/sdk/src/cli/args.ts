@@ -29,7 +29,7 @@ export const GLOBAL_OPTIONS = {
 
 export const GLOBAL_HELP = `Global options:
   --base-url <url>   the service (env DIRECTORY_URL; default http://127.0.0.1:3000)
-  --api-key <key>    the API key (env DIRECTORY_API_KEY; prefer the variable: flags show in ps)
+  --api-key <key>    the API key (env WEBHOOK_API_KEY, as the server, or DIRECTORY_API_KEY; prefer the variable: flags show in ps)
   --json             machine-readable output on stdout
   -h, --help         this help
 Set DIRECTORY_DEBUG=1 to add the stack trace to an error.`;

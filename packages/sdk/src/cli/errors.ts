@@ -45,7 +45,7 @@ export function describeError(err: unknown, baseUrl: string): string {
     const shown = err.details.slice(0, MAX_DETAILS);
     const more = err.details.length - shown.length;
     const details = shown.length ? `: ${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}` : '';
-    const hint = err.status === 401 ? ' (set DIRECTORY_API_KEY or pass --api-key)' : '';
+    const hint = err.status === 401 ? ' (set WEBHOOK_API_KEY or DIRECTORY_API_KEY, or pass --api-key)' : '';
     return `${err.status} ${err.error}${details}${hint}`;
   }
   return err instanceof Error ? err.message : String(err);

@@ -3,11 +3,16 @@
 import { createDirectoryClient } from '../client.ts';
 import { type Command, parseInvocation, stringOption } from './args.ts';
 import { addTasks } from './commands/add-tasks.ts';
+import { changes } from './commands/changes.ts';
 import { checkUrls } from './commands/check-urls.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { getProject } from './commands/get-project.ts';
 import { importProjects } from './commands/import-projects.ts';
+import { listTags } from './commands/list-tags.ts';
 import { listTasks } from './commands/list-tasks.ts';
+import { searchProjects } from './commands/search-projects.ts';
+import { taskStats } from './commands/task-stats.ts';
+import { work } from './commands/work.ts';
 import type { CliIo, CommandContext } from './context.ts';
 import { describeError, EXIT_OK, EXIT_UNUSABLE, UsageError } from './errors.ts';
 import { commandHelp, generalHelp, groupHelp } from './usage.ts';
@@ -19,11 +24,16 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 /** In the order `directory --help` lists them. */
 export const COMMANDS: Command[] = [
   importProjects,
+  searchProjects,
+  listTags,
   addTasks,
   listTasks,
+  taskStats,
+  work,
   checkUrls,
   getProject,
   deleteProject,
+  changes,
 ];
 
 /** The whole CLI: parses `argv`, runs the command against `io`, and resolves to the exit code. */
@@ -44,7 +54,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError(`the base URL must be an http(s) URL, got '${baseUrl}'`, command.name);
     }
     // An empty variable counts as unset; the key itself is never printed.
-    const apiKey = stringOption(values, 'api-key') ?? (io.env.DIRECTORY_API_KEY || undefined);
+    // the server's variable name, or the CLI's own (which wins when both are set)
+    const apiKey =
+      stringOption(values, 'api-key') ?? (io.env.DIRECTORY_API_KEY || io.env.WEBHOOK_API_KEY || undefined);
     const ctx: CommandContext = {
       io,
       client: createDirectoryClient({ baseUrl, apiKey, fetch: io.fetch }),

@@ -6,18 +6,20 @@ export interface ListAllOptions {
   pageSize?: number;
 }
 
-/** Every task (of one status, if given) in queue order, one page at a time, following `hasMore`. */
+/**
+ * Every task (of one status, if given) in queue order, one page at a time, following
+ * `nextCursor`: no task is skipped or repeated while tasks are added meanwhile.
+ */
 export async function* listAll(
   list: Endpoints['tasks']['list'],
   options: ListAllOptions = {},
 ): AsyncGenerator<Task[], void, undefined> {
   const { status, pageSize = 100 } = options;
-  let offset = 0;
+  let cursor: string | undefined;
   for (;;) {
-    const page = await list({ status, limit: pageSize, offset });
+    const page = await list({ status, limit: pageSize, ...(cursor !== undefined && { cursor }) });
     if (page.tasks.length > 0) yield page.tasks;
-    // An empty page ends the walk even if the service still says hasMore (tasks vanished meanwhile).
-    if (!page.hasMore || page.tasks.length === 0) return;
-    offset += page.tasks.length;
+    if (!page.nextCursor || page.tasks.length === 0) return;
+    cursor = page.nextCursor;
   }
 }

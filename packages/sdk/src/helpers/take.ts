@@ -1,31 +1,22 @@
-import { DirectoryError } from '../errors.ts';
-import type { Endpoints, Task } from '../types.ts';
+import type { Endpoints, LeasedTask } from '../types.ts';
 
 export interface TakeOptions {
-  /** PENDING tasks fetched per request, 1-100. */
-  pageSize?: number;
+  /** The lease, 5-3600 seconds (the service's default: 300). */
+  leaseSeconds?: number;
+  /** A label for the claimer, shown on the task as `worker`. */
+  worker?: string;
+  /** Seconds to wait for a task when none is claimable, 0-30 (default 0). */
+  wait?: number;
 }
 
 /**
- * Moves the oldest PENDING task to IN_PROGRESS and returns it; null when none is PENDING.
- * The service lets exactly one of several racing PATCHes win (the others get 409), so a
- * worker that loses a task moves on to the next, refetching once its page is used up.
+ * Claims the oldest claimable task with a lease and returns it (with its `leaseToken`); null
+ * when none is claimable. Concurrent takers, in any processes, never get the same task.
  */
 export async function take(
-  tasks: Pick<Endpoints['tasks'], 'list' | 'updateStatus'>,
+  tasks: Pick<Endpoints['tasks'], 'claim'>,
   options: TakeOptions = {},
-): Promise<Task | null> {
-  const { pageSize = 100 } = options;
-  for (;;) {
-    // Always from the start of the queue: tasks lost to others are no longer PENDING.
-    const page = await tasks.list({ status: 'PENDING', limit: pageSize, offset: 0 });
-    if (page.tasks.length === 0) return null;
-    for (const candidate of page.tasks) {
-      try {
-        return (await tasks.updateStatus({ id: candidate.id, status: 'IN_PROGRESS' })).task;
-      } catch (err) {
-        if (!(err instanceof DirectoryError && err.status === 409)) throw err;
-      }
-    }
-  }
+): Promise<LeasedTask | null> {
+  const { tasks: claimed } = await tasks.claim({ limit: 1, ...options });
+  return claimed[0] ?? null;
 }

@@ -15,6 +15,8 @@ export interface UpsertTotals {
   failed: number;
   /** Every failed item so far, in input order within each batch. */
   errors: UpsertError[];
+  /** Every project created or updated so far, with its slug, in input order. */
+  written: { index: number; action: 'created' | 'updated'; id: string; slug: string }[];
 }
 
 export interface UpsertProgress extends UpsertTotals {
@@ -70,7 +72,7 @@ export async function upsertAll(
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) {
     throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BATCH}, got ${batchSize}`);
   }
-  const totals: UpsertTotals = { processed: 0, created: 0, updated: 0, failed: 0, errors: [] };
+  const totals: UpsertTotals = { processed: 0, created: 0, updated: 0, failed: 0, errors: [], written: [] };
   let batch = 0;
   let start = 0;
 
@@ -81,12 +83,20 @@ export async function upsertAll(
     let pending = projects.map((project, i) => ({ project, index: start + i }));
     while (pending.length > 0) {
       try {
-        const result = await upsert({ projects: pending.map((p) => p.project) });
+        const result = await upsert({ projects: pending.map((p) => p.project), results: true });
         totals.processed += result.processed;
         totals.created += result.created;
         totals.updated += result.updated;
         totals.failed += result.failed;
         for (const e of result.errors) batchErrors.push({ ...e, index: pending[e.index]?.index ?? e.index });
+        for (const r of result.results ?? [])
+          if (r.action !== 'failed' && r.id !== null && r.slug !== null)
+            totals.written.push({
+              index: pending[r.index]?.index ?? r.index,
+              action: r.action,
+              id: r.id,
+              slug: r.slug,
+            });
         break;
       } catch (err) {
         const failures = err instanceof DirectoryError ? itemFailures(err) : undefined;
@@ -102,7 +112,13 @@ export async function upsertAll(
     }
     totals.errors.push(...batchErrors.sort((a, b) => a.index - b.index));
     start += projects.length;
-    await onBatch?.({ batch, items: projects.length, ...totals, errors: [...totals.errors] });
+    await onBatch?.({
+      batch,
+      items: projects.length,
+      ...totals,
+      errors: [...totals.errors],
+      written: [...totals.written],
+    });
   }
 
   let buffer: ProjectInput[] = [];

@@ -102,7 +102,7 @@ Example:
       printJson(ctx, summary);
     } else {
       ctx.print(
-        `${summary.created} created, ${summary.skipped} skipped (already queued), ${summary.total} total${summary.failed ? `, ${summary.failed} failed` : ''}`,
+        `${summary.created} created, ${summary.skipped} skipped (already have a task), ${summary.total} total${summary.failed ? `, ${summary.failed} failed` : ''}`,
       );
       if (summary.errors.length > 0) {
         ctx.print('Failed:');

@@ -12,6 +12,8 @@ export interface ImportSummary {
   updated: number;
   failed: number;
   errors: Failure[];
+  /** Every project created or updated, with its slug (index = position in the input). */
+  results: { index: number; action: 'created' | 'updated'; slug: string }[];
 }
 
 export const importProjects: Command = {
@@ -108,11 +110,17 @@ Example:
       updated: totals.updated,
       failed: totals.failed + notSent.length,
       errors,
+      results: totals.written.map((w) => ({
+        index: sentIndex[w.index] ?? w.index,
+        action: w.action,
+        slug: w.slug,
+      })),
     };
 
     if (ctx.json) {
       printJson(ctx, summary);
     } else {
+      for (const r of summary.results) ctx.print(`${r.action.padEnd(7)}  ${r.slug}`);
       ctx.print(
         `${plural(summary.processed, 'project', 'projects')} processed: ${summary.created} created, ${summary.updated} updated, ${summary.failed} failed`,
       );

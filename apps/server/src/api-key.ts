@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDatabaseUrl } from '@directory/db';
+
+/** The file, in an embedded database's data directory, that keeps its generated API key. */
+export const KEY_FILE = 'api-key';
+
+export type KeySource =
+  | { kind: 'configured' }
+  /** Made now and written to `file` (mode 0600). */
+  | { kind: 'created'; file: string }
+  /** Read from `file`, made by an earlier start. */
+  | { kind: 'stored'; file: string }
+  /** Made for this run only (memory: or PostgreSQL without WEBHOOK_API_KEY). */
+  | { kind: 'ephemeral' };
+
+const newKey = () => randomBytes(24).toString('base64url');
+
+/**
+ * The API key of this run. A configured WEBHOOK_API_KEY always wins and is never written
+ * anywhere. Without one, an embedded database kept in a directory (`pglite:<dir>`, the default)
+ * keeps one generated key in `<dir>/api-key`, readable by its owner only, so that the key stays
+ * the same across restarts; `memory:` and PostgreSQL get a key for this run. Call it while
+ * holding the directory (after connect()), so that two processes cannot both create the file.
+ */
+export function resolveApiKey(
+  configured: string | undefined,
+  databaseUrl: string,
+): { key: string; source: KeySource } {
+  if (configured) return { key: configured, source: { kind: 'configured' } };
+  const target = parseDatabaseUrl(databaseUrl);
+  if (target.kind !== 'pglite') return { key: newKey(), source: { kind: 'ephemeral' } };
+  const file = join(target.dir, KEY_FILE);
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored) return { key: stored, source: { kind: 'stored', file } };
+    throw new Error(`${file} is empty: delete it to have a new key made, or set WEBHOOK_API_KEY`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const key = newKey();
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    writeSync(fd, `${key}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return { key, source: { kind: 'created', file } };
+}

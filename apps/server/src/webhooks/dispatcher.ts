@@ -1,0 +1,220 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress, messageId, webhookPayload } from '@directory/core';
+import {
+  type ClaimedDelivery,
+  claimDeliveries,
+  type Database,
+  type Kysely,
+  recordAttempt,
+} from '@directory/db';
+import { Webhook } from 'standardwebhooks';
+import type { ChangeSignal } from '../changes/signal.ts';
+import { describeError, type Logger } from '../logger.ts';
+
+export interface DispatcherOptions {
+  db: Kysely<Database>;
+  signal: ChangeSignal;
+  logger: Logger;
+  /** WEBHOOK_ALLOW_PRIVATE */
+  allowPrivateTargets: boolean;
+  /** WEBHOOK_MAX_FAILURES: consecutive failures that disable a webhook. */
+  maxFailures: number;
+  /** WEBHOOK_TIMEOUT_MS: one attempt, connecting to the last byte of the answer. */
+  timeoutMs: number;
+  /** WEBHOOK_RETRY_BASE_MS: the first retry's delay; each further one doubles (jittered, at most an hour). */
+  retryBaseMs: number;
+  /** How long a failing delivery is retried (about 24 h). */
+  giveUpAfterMs?: number;
+  /** Due deliveries are looked for at least this often (retries queued by other processes). */
+  pollMs: number;
+  /** Deliveries sent at once by this process. */
+  batchSize?: number;
+}
+
+const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Delay before retry number `attempt` (1-based): base·2^(attempt-1), capped, ±25% jitter. */
+export function retryDelayMs(attempt: number, baseMs: number): number {
+  const delay = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(attempt - 1, 30));
+  return delay * (0.75 + Math.random() * 0.5);
+}
+
+/**
+ * Sends queued webhook deliveries, in every server process at once: each claims a batch with
+ * SKIP LOCKED (claimDeliveries), sends it outside any transaction, and records each outcome.
+ * Wakes when changes commit (the deliveries are queued by the same transaction), when a retry
+ * it scheduled is due, and every `pollMs`.
+ */
+export function startDispatcher(options: DispatcherOptions): { stop(): Promise<void> } {
+  const { db, logger, batchSize = 50 } = options;
+  const leaseMs = options.timeoutMs + 5_000;
+  // Kept-alive connections: a busy webhook gets many POSTs a second. A connection is opened
+  // through guardedLookup, so a reused one goes to an address that was checked.
+  const agents = {
+    http: new HttpAgent({ keepAlive: true, maxSockets: batchSize }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: batchSize }),
+  };
+  const aborter = new AbortController();
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let pending = false;
+  const poke = () => {
+    pending = true;
+    wake?.();
+  };
+  const unsubscribe = options.signal.subscribe(poke);
+  const retryTimers = new Set<NodeJS.Timeout>();
+  const scheduleWake = (ms: number) => {
+    const timer = setTimeout(() => {
+      retryTimers.delete(timer);
+      poke();
+    }, ms + 10);
+    retryTimers.add(timer);
+  };
+
+  async function deliver(d: ClaimedDelivery): Promise<void> {
+    const body = JSON.stringify(webhookPayload({ ...d, id: d.changeId }));
+    const id = messageId(d.changeId);
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      // Signed anew at each attempt: the timestamp is the attempt's, the id the change's.
+      const now = new Date();
+      statusCode = await post(d.url, body, {
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': new Webhook(d.secret).sign(id, now, body),
+      });
+      if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`;
+    } catch (err) {
+      if (aborter.signal.aborted) return; // shutting down: the lease runs out, another attempt follows
+      error = (err as Error).message || 'request failed';
+    }
+    const success = error === null;
+    const retryInMs = retryDelayMs(d.attempt, options.retryBaseMs);
+    try {
+      const { disabled } = await recordAttempt(db, {
+        delivery: d,
+        success,
+        statusCode,
+        error,
+        durationMs: performance.now() - started,
+        retryInMs,
+        giveUpAfterMs: options.giveUpAfterMs ?? DAY_MS,
+        maxFailures: options.maxFailures,
+      });
+      if (!success) scheduleWake(retryInMs);
+      if (disabled && !success)
+        logger.warn(
+          { webhookId: d.webhookId, failures: options.maxFailures },
+          'webhook disabled after failures',
+        );
+    } catch (err) {
+      logger.warn({ error: describeError(err), webhookId: d.webhookId }, 'webhook: cannot record a delivery');
+    }
+  }
+
+  /** POSTs `body` and resolves to the status code; the answer's body is read and dropped. */
+  function post(target: string, body: string, signature: Record<string, string>): Promise<number> {
+    const url = new URL(target);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!options.allowPrivateTargets && isIP(host) && isPrivateAddress(host))
+      return Promise.reject(
+        new Error(`refused: ${host} is a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
+      );
+    const https = url.protocol === 'https:';
+    const request = https ? httpsRequest : httpRequest;
+    return new Promise<number>((resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+            'user-agent': 'project-directory-webhooks/1',
+            ...signature,
+          },
+          // The address actually connected to is checked, not only the one seen at creation.
+          lookup: options.allowPrivateTargets ? undefined : guardedLookup,
+          signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(options.timeoutMs)]),
+          agent: https ? agents.https : agents.http,
+        },
+        (res: IncomingMessage) => {
+          res.on('data', () => {});
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (err: Error) =>
+        reject(err.name === 'TimeoutError' ? new Error(`no answer within ${options.timeoutMs} ms`) : err),
+      );
+      req.end(body);
+    });
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      pending = false;
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        claimed = await claimDeliveries(db, batchSize, leaseMs);
+      } catch (err) {
+        if (!stopped) logger.warn({ error: describeError(err) }, 'webhook: cannot claim deliveries');
+      }
+      if (claimed.length > 0) {
+        await Promise.all(claimed.map(deliver));
+        continue;
+      }
+      if (pending || stopped) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, options.pollMs);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      for (const t of retryTimers) clearTimeout(t);
+      wake?.();
+      // Sends in flight get a moment to finish and be recorded; the rest are abandoned to their lease.
+      const grace = setTimeout(() => aborter.abort(), 1_000);
+      await loop;
+      clearTimeout(grace);
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** dns.lookup that fails for private addresses, so a connection never reaches one. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err, '', 0);
+    const blocked = addresses.find((a) => isPrivateAddress(a.address));
+    if (blocked) {
+      return callback(
+        new Error(`refused: ${hostname} resolves to a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
+        '',
+        0,
+      );
+    }
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
+    callback(null, first.address, first.family);
+  });
+};

@@ -1,0 +1,399 @@
+import { readFileSync } from 'node:fs';
+import { nameSortKey, projectSearchColumns, searchQuery } from '@directory/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { project, type Reply, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+
+const SAMPLE = JSON.parse(
+  readFileSync(new URL('../../../fixtures/projects.sample.json', import.meta.url), 'utf8'),
+) as Record<string, any>[];
+
+const qs = (params: Record<string, string | number | string[] | undefined>) => {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) continue;
+    for (const item of Array.isArray(v) ? v : [v]) u.append(k, String(item));
+  }
+  return u.toString();
+};
+
+describe.each(targets)('browse and search on $name', (target) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(target);
+    const r = await s.call('POST', '/api/webhook/projects', { body: { projects: SAMPLE } });
+    expect(r.json.created).toBe(SAMPLE.length);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const list = (params: Record<string, string | number | string[] | undefined>) =>
+    s.call('GET', `/api/projects?${qs(params)}`, { key: false });
+
+  describe('relevance on the 40 sample projects', () => {
+    // [what, q, names expected first (in any order among themselves), field of the first, exact count?]
+    const table: [string, string, string[], string, number?][] = [
+      ['two-character Chinese word in a name', '通义', ['通义千问'], 'name'],
+      [
+        'two-character word in two names',
+        '向量',
+        ['Milvus 向量数据库', 'Chroma 向量数据库', '智源 BGE 向量模型'],
+        'name',
+      ],
+      ['single Chinese character', '桨', ['飞桨', '飞桨文字识别 PaddleOCR'], 'name'],
+      ['full pinyin', 'tongyiqianwen', ['通义千问'], 'pinyin', 1],
+      ['pinyin (equal to the slug)', 'feijiang', ['飞桨'], 'slug'],
+      ['pinyin prefix', 'tongyi', ['通义千问'], 'pinyin'],
+      ['pinyin initials', 'tyqw', ['通义千问'], 'initials', 1],
+      ['English word', 'diffusion', ['Stable Diffusion WebUI 绘图界面', '稳定扩散 Stable Diffusion'], 'name'],
+      ['English prefix', 'lang', ['LangChain 应用框架'], 'name'],
+      ['slug', 'deepseek-v3', ['深度求索 DeepSeek-V3'], 'nameEn'],
+      ['several Chinese words', '向量 数据库', ['Milvus 向量数据库', 'Chroma 向量数据库'], 'name'],
+      ['mixed Chinese and English', '语音 whisper', ['Whisper 语音识别'], 'name', 1],
+      ['a tag only', '评测', ['C-Eval 中文评测基准'], 'name'],
+      ['no match', 'zzqqxx', [], '', 0],
+    ];
+    it.each(table)('%s: %s', async (_what, q, first, field, count) => {
+      const r = await list({ q, limit: 100 });
+      expect(r.status).toBe(200);
+      const names = r.json.projects.map((p: any) => p.name);
+      expect(new Set(names.slice(0, first.length))).toEqual(new Set(first));
+      if (first.length) expect(r.json.projects[0].match.field).toBe(field);
+      if (count !== undefined) expect(r.json.total).toBe(count);
+      // scores never increase down the list
+      const scores = r.json.projects.map((p: any) => p.match.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    });
+
+    it('ranks exact, then prefix, then inside the name, then a tag, then the description', async () => {
+      const exact = (await list({ q: '飞桨' })).json.projects;
+      expect(exact.map((p: any) => [p.name, p.match.score])).toEqual(
+        expect.arrayContaining([
+          ['飞桨', 100],
+          ['飞桨文字识别 PaddleOCR', 80],
+        ]),
+      );
+      expect(exact[0].name).toBe('飞桨');
+      const tagged = (await list({ q: '智能体', limit: 100 })).json.projects;
+      expect(tagged.every((p: any) => p.match.score <= 40)).toBe(true);
+      expect(tagged.some((p: any) => p.match.field === 'tags')).toBe(true);
+    });
+
+    it('sorts Chinese names by pinyin', async () => {
+      const names = (await list({ sort: 'name', limit: 100 })).json.projects.map((p: any) => p.name);
+      expect(names.indexOf('百川大模型')).toBeLessThan(names.indexOf('ChatTTS 对话语音合成'));
+      expect(names.indexOf('通义千问')).toBeGreaterThan(names.indexOf('Stable Diffusion WebUI 绘图界面'));
+    });
+
+    it('filters by status, tag (all/any), link type and source, and counts facets', async () => {
+      const archived = await list({ status: 'ARCHIVED' });
+      expect(archived.json.projects.map((p: any) => p.name).sort()).toEqual([
+        'GPT-2 语言模型',
+        '羊驼 Llama 2',
+      ]);
+      const both = await list({ tag: ['speech', 'open-source'], limit: 100 });
+      expect(both.json.projects.map((p: any) => p.name).sort()).toEqual([
+        'ChatTTS 对话语音合成',
+        'Whisper 语音识别',
+      ]);
+      const any = await list({ tag: ['speech', 'evaluation'], tagMode: 'any', limit: 100 });
+      expect(any.json.total).toBe(3);
+      const none = await list({ tag: ['speech', 'no-such-tag'] });
+      expect(none.json.total).toBe(0);
+      const faceted = await list({ q: '模型', status: 'ARCHIVED', facets: 'status,tags,linkTypes' });
+      // the status facet ignores the status filter
+      expect(faceted.json.facets.status.reduce((n: number, f: any) => n + f.count, 0)).toBe(
+        (await list({ q: '模型' })).json.total,
+      );
+      expect(faceted.json.facets.tags.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('bad parameters are 400 in the envelope', () => {
+    const bad: [string, Record<string, string | number>][] = [
+      ['unknown sort', { sort: 'popularity' }],
+      ['relevance without q', { sort: 'relevance' }],
+      ['limit 0', { limit: 0 }],
+      ['limit 101', { limit: 101 }],
+      ['limit 1.5', { limit: '1.5' }],
+      ['forged cursor', { cursor: 'eyJxIjoiYSIsImsiOjEsImkiOiJ4In0.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }],
+      ['garbage cursor', { cursor: '%%%' }],
+      ['q over 200 characters', { q: '模'.repeat(201) }],
+      ['invalid timestamp', { updatedAfter: '2026-13-45' }],
+      ['unknown facet', { facets: 'colours' }],
+      ['unknown status', { status: 'DELETED' }],
+      ['unknown link type', { linkType: 'BLOG' }],
+    ];
+    it.each(bad)('%s', async (_what, params) => {
+      const r = await list(params);
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({ success: false, error: 'Validation error' });
+    });
+
+    it('refuses a cursor from another query, and one with a changed byte', async () => {
+      const first = await list({ q: '模型', limit: 2 });
+      const cursor: string = first.json.nextCursor;
+      expect(cursor).toBeTruthy();
+      expect((await list({ q: '模型', limit: 5, cursor })).status).toBe(200);
+      const other = await list({ q: '向量', limit: 2, cursor });
+      expect(other.status).toBe(400);
+      expect(other.json.details[0]).toMatch(/another query/);
+      expect((await list({ q: '模型', sort: 'name', cursor })).status).toBe(400);
+      const [payload, mac] = cursor.split('.') as [string, string];
+      const flipped = `${payload}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
+      expect((await list({ q: '模型', cursor: flipped })).status).toBe(400);
+      const tags = await s.call('GET', `/api/tags?${qs({ cursor })}`, { key: false });
+      expect(tags.status).toBe(400);
+    });
+  });
+
+  it('lists tags by count and by name, searchable by pinyin and initials', async () => {
+    const byCount = await s.call('GET', '/api/tags?limit=3', { key: false });
+    expect(byCount.json.tags[0]).toMatchObject({ slug: 'open-source', projectCount: 36 });
+    expect(byCount.json.hasMore).toBe(true);
+    expect(byCount.headers.get('link')).toMatch(/rel="next"/);
+    const rest = await s.call('GET', `/api/tags?limit=100&cursor=${byCount.json.nextCursor}`, { key: false });
+    const all = [...byCount.json.tags, ...rest.json.tags];
+    expect(new Set(all.map((t) => t.id)).size).toBe(all.length);
+    const pinyin = await s.call('GET', `/api/tags?q=xiangliang`, { key: false });
+    expect(pinyin.json.tags.map((t: any) => t.name)).toEqual(['向量数据库']);
+    const initials = await s.call('GET', `/api/tags?q=dmt`, { key: false });
+    expect(initials.json.tags.map((t: any) => t.name)).toContain('多模态');
+  });
+
+  it('walks pages with a Link header and no repeats', async () => {
+    const seen: string[] = [];
+    let path: string | null = '/api/projects?limit=7&sort=name';
+    while (path) {
+      const r: Reply = await s.call('GET', path, { key: false });
+      expect(r.status).toBe(200);
+      seen.push(...r.json.projects.map((p: any) => p.id));
+      const link: string | null = r.headers.get('link');
+      expect(Boolean(link)).toBe(r.json.hasMore);
+      path = link ? /<([^>]+)>/.exec(link)![1]! : null;
+    }
+    expect(seen.length).toBe(SAMPLE.length);
+    expect(new Set(seen).size).toBe(SAMPLE.length);
+  });
+
+  it('lists each project at most once while others are inserted and updated', async () => {
+    for (const sort of ['updated', 'name', 'created'] as const) {
+      for (const order of ['asc', 'desc'] as const) {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let writes = 0;
+        do {
+          const r = await list({ sort, order, limit: 5, cursor });
+          expect(r.status).toBe(200);
+          seen.push(...r.json.projects.map((p: any) => p.id));
+          cursor = r.json.nextCursor ?? undefined;
+          // between pages: update a project seen already (renamed, so that it moves) and insert one
+          const again = SAMPLE[writes % SAMPLE.length]!;
+          await Promise.all([
+            s.call('POST', '/api/webhook/projects', {
+              body: { projects: [{ ...again, name: `${again.name} 改 ${writes}` }] },
+            }),
+            s.call('POST', '/api/webhook/projects', { body: { projects: [project()] } }),
+          ]);
+          writes++;
+        } while (cursor);
+        expect(new Set(seen).size, `${sort} ${order}`).toBe(seen.length);
+      }
+    }
+  });
+});
+
+/*
+ * The property: for random filters, sorts and page sizes, walking every page returns exactly
+ * what a brute-force filter over all rows returns, each once, in order; facet counts equal a
+ * brute-force count. The brute force reads every project through the API and applies the
+ * rules of EXTENSIONS A in plain TypeScript (matching by the terms of search-terms.ts).
+ */
+describe.each(targets)('search property on $name', (target) => {
+  let s: TestServer;
+  const TAGS = [
+    { name: '大模型', nameEn: 'LLM' },
+    { name: '向量数据库', nameEn: 'Vector Database' },
+    { name: '开源', nameEn: 'Open Source' },
+    { name: '语音', nameEn: 'Speech' },
+    { name: '智能体' },
+  ];
+  const WORDS = ['通义', '模型', '向量', 'deep', 'vision', '飞桨', 'alpha', '数据', 'lang', '语音'];
+  const TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
+  let seed = 42;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const some = <T>(xs: readonly T[], max: number) => {
+    const n = Math.floor(rand() * (max + 1));
+    return [...new Set(Array.from({ length: n }, () => pick(xs)))];
+  };
+
+  const all: any[] = [];
+  beforeAll(async () => {
+    s = await startServer(target);
+    const projects = Array.from({ length: 45 }, (_, i) => ({
+      name: `${pick(WORDS)}${pick(WORDS)} ${i}`,
+      nameEn: rand() < 0.5 ? `${pick(WORDS)} ${pick(WORDS)} en ${i}` : undefined,
+      description: `${pick(WORDS)}，${pick(WORDS)} and ${pick(WORDS)} — project ${i}.`,
+      status: rand() < 0.3 ? 'ARCHIVED' : 'ACTIVE',
+      source: pick(['crawler', 'manual', undefined]),
+      tags: some(TAGS, 3).length ? some(TAGS, 3).concat([]) : [TAGS[0]!],
+      links: (() => {
+        const types = some(TYPES, 3);
+        return (types.length ? types : ['WEBSITE' as const]).map((type) => ({ type, url: uniqueUrl(type) }));
+      })(),
+    }));
+    for (const p of projects) {
+      if (p.tags.length === 0) p.tags = [TAGS[0]!];
+    }
+    // a few batches, so that timestamps of one batch tie to the millisecond
+    for (let i = 0; i < projects.length; i += 9)
+      expect(
+        (await s.call('POST', '/api/webhook/projects', { body: { projects: projects.slice(i, i + 9) } }))
+          .status,
+      ).toBe(200);
+    let cursor: string | undefined;
+    do {
+      const r = await s.call(
+        'GET',
+        `/api/projects?${qs({ limit: 100, cursor, sort: 'created', order: 'asc' })}`,
+        {
+          key: false,
+        },
+      );
+      all.push(...r.json.projects);
+      cursor = r.json.nextCursor ?? undefined;
+    } while (cursor);
+    expect(all.length).toBe(projects.length);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  interface Filters {
+    q?: string;
+    status: 'ACTIVE' | 'ARCHIVED' | 'ALL';
+    tag: string[];
+    tagMode: 'all' | 'any';
+    linkType: string[];
+    source?: string;
+  }
+
+  /** The match class (3 name, 2 tag, 1 description) and score of a project for q, or 0. */
+  function scoreOf(p: any, q: string): number {
+    const search = searchQuery(q)!;
+    const cols = projectSearchColumns({ ...p, tags: p.tags });
+    const cls = Math.min(
+      ...search.patterns.map((t) =>
+        cols.search_name.includes(t)
+          ? 3
+          : cols.search_tags.includes(t)
+            ? 2
+            : cols.search_desc.includes(t)
+              ? 1
+              : 0,
+      ),
+    );
+    if (cls === 0) return 0;
+    if (cols.search_keys.includes(search.whole)) return 100;
+    if (cols.search_keys.some((k) => k !== '' && k.startsWith(search.whole))) return 80;
+    return 20 * cls;
+  }
+
+  function matches(p: any, f: Filters, ignore?: 'status' | 'tags' | 'linkTypes'): boolean {
+    if (f.q !== undefined && scoreOf(p, f.q) === 0) return false;
+    if (ignore !== 'status' && f.status !== 'ALL' && p.status !== f.status) return false;
+    const slugs = p.tags.map((t: any) => t.slug);
+    if (ignore !== 'tags' && f.tag.length) {
+      if (f.tagMode === 'all' && !f.tag.every((t) => slugs.includes(t))) return false;
+      if (f.tagMode === 'any' && !f.tag.some((t) => slugs.includes(t))) return false;
+    }
+    const types = p.links.map((l: any) => l.type);
+    if (ignore !== 'linkTypes' && !f.linkType.every((t) => types.includes(t))) return false;
+    if (f.source !== undefined && p.source !== f.source) return false;
+    return true;
+  }
+
+  const count = (values: string[]) => {
+    const m = new Map<string, number>();
+    for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
+    return m;
+  };
+  const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+  it('walking every page equals a brute-force filter; facets equal brute-force counts', async () => {
+    const tagSlugs = [...new Set(all.flatMap((p) => p.tags.map((t: any) => t.slug)))] as string[];
+    for (let run = 0; run < 40; run++) {
+      const f: Filters = {
+        q: rand() < 0.6 ? `${pick(WORDS)}${rand() < 0.3 ? ` ${pick(WORDS)}` : ''}` : undefined,
+        status: pick(['ACTIVE', 'ARCHIVED', 'ALL'] as const),
+        tag: some(tagSlugs, 2),
+        tagMode: pick(['all', 'any'] as const),
+        linkType: some(TYPES, 2),
+        source: pick(['crawler', 'manual', undefined, undefined]),
+      };
+      const sort = f.q && rand() < 0.5 ? 'relevance' : pick(['updated', 'created', 'name'] as const);
+      const order = pick(['asc', 'desc'] as const);
+      const limit = 1 + Math.floor(rand() * 8);
+      const label = JSON.stringify({ ...f, sort, order, limit });
+
+      const walked: any[] = [];
+      let cursor: string | undefined;
+      let first: any;
+      for (let pages = 0; pages < 100; pages++) {
+        const r = await s.call(
+          'GET',
+          `/api/projects?${qs({ ...f, tag: f.tag, linkType: f.linkType, sort, order, limit, cursor, facets: pages === 0 ? 'tags,status,linkTypes' : undefined })}`,
+          { key: false },
+        );
+        expect(r.status, label).toBe(200);
+        first ??= r.json;
+        walked.push(...r.json.projects);
+        cursor = r.json.nextCursor ?? undefined;
+        if (!cursor) break;
+      }
+
+      const expected = all.filter((p) => matches(p, f));
+      expect(first.total, label).toBe(expected.length);
+      expect(walked.length, label).toBe(expected.length);
+      expect(new Set(walked.map((p) => p.id)), label).toEqual(new Set(expected.map((p) => p.id)));
+      // order: exact for name and relevance (ties by id); by timestamp for the others
+      // (rows of one batch may tie to the millisecond the API shows)
+      const sign = order === 'asc' ? 1 : -1;
+      const key = (p: any): [number | string, string] =>
+        sort === 'relevance'
+          ? [scoreOf(p, f.q!), p.id]
+          : sort === 'name'
+            ? [nameSortKey(p.name), p.id]
+            : [Date.parse(sort === 'updated' ? p.updatedAt : p.createdAt), p.id];
+      for (let i = 1; i < walked.length; i++) {
+        const [a, ai] = key(walked[i - 1]);
+        const [b, bi] = key(walked[i]);
+        const cmp = typeof a === 'number' ? a - (b as number) : bytes(a, b as string);
+        if (sort === 'name' || sort === 'relevance') {
+          const full = cmp !== 0 ? cmp : bytes(ai, bi);
+          expect(Math.sign(full) * sign, `${label} at ${i}`).toBe(-1);
+        } else {
+          expect(cmp * sign, `${label} at ${i}`).toBeLessThanOrEqual(0);
+        }
+      }
+
+      // facets: each ignores its own filter
+      const statusCounts = count(all.filter((p) => matches(p, f, 'status')).map((p) => p.status));
+      expect(new Map(first.facets.status.map((x: any) => [x.value, x.count])), label).toEqual(statusCounts);
+      const typeCounts = count(
+        all
+          .filter((p) => matches(p, f, 'linkTypes'))
+          .flatMap((p) => [...new Set<string>(p.links.map((l: any) => l.type))]),
+      );
+      expect(new Map(first.facets.linkTypes.map((x: any) => [x.value, x.count])), label).toEqual(typeCounts);
+      const tagCounts = count(
+        all.filter((p) => matches(p, f, 'tags')).flatMap((p) => p.tags.map((t: any) => t.slug)),
+      );
+      expect(new Map(first.facets.tags.map((x: any) => [x.slug, x.count])), label).toEqual(tagCounts);
+    }
+  });
+});

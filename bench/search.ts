@@ -1,0 +1,55 @@
+import type { Kysely } from '../packages/db/src/index.ts';
+import { sql } from '../packages/db/src/index.ts';
+import { backfillSearchColumns } from '../packages/db/src/migrations/2026_11_23_000100_search.ts';
+import type { Scenario, ScenarioOptions } from './scenarios.ts';
+
+/*
+ * Browse and search (EXTENSIONS A), on the seeded projects. The seed writes rows with SQL,
+ * not through the upsert, so their search columns are filled in afterwards by the same
+ * function the search migration uses (with the GIN indexes dropped meanwhile, as a bulk load
+ * would), then analysed.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any schema (the columns are named in SQL)
+export async function prepareSearch(db: Kysely<any>): Promise<number> {
+  const started = performance.now();
+  await sql`drop index projects_search_grams_idx, projects_tag_ids_idx`.execute(db);
+  await backfillSearchColumns(db);
+  await sql`
+    create index projects_search_grams_idx on projects using gin (search_grams);
+    create index projects_tag_ids_idx on projects using gin (tag_ids);
+  `.execute(db);
+  await sql`vacuum (analyze) projects, tags`.execute(db);
+  return (performance.now() - started) / 1000;
+}
+
+const get = (key: string, label: string, path: string, connections: number): Scenario => ({
+  key,
+  label,
+  target: 'server',
+  connections,
+  requests: () => [{ method: 'GET', path }],
+});
+
+const q = (s: string) => encodeURIComponent(s);
+
+/**
+ * The search scenarios. Words from bench/data.ts: 模型 is one of ten Chinese nouns (a tenth
+ * of the names, and their descriptions); "engine" one of the English nouns; "kyzs" the pinyin
+ * initials of 开源助手 ("kai yuan zhu shou"), a name of a hundredth of the projects.
+ */
+export function searchScenarios(options: Pick<ScenarioOptions, 'connections'>): Scenario[] {
+  const c = options.connections;
+  return [
+    get('search-list', 'GET /api/projects (first page, no q)', '/api/projects', c),
+    get('search-zh', 'GET /api/projects?q=模型', `/api/projects?q=${q('模型')}`, c),
+    get('search-en', 'GET /api/projects?q=engine', '/api/projects?q=engine', c),
+    get('search-initials', 'GET /api/projects?q=kyzs', '/api/projects?q=kyzs', c),
+    get(
+      'search-facets',
+      'GET /api/projects?q=模型&facets=tags,status,linkTypes',
+      `/api/projects?q=${q('模型')}&facets=tags,status,linkTypes`,
+      c,
+    ),
+    get('search-tags', 'GET /api/tags', '/api/tags', c),
+  ];
+}

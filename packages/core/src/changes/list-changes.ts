@@ -1,0 +1,48 @@
+import { readChanges } from '@directory/db';
+import { AppError } from '../errors.ts';
+import { keyedProcedure } from '../trpc.ts';
+import { decodeCursor, encodeCursor, pollingFeed, toChange } from './feed.ts';
+import { ListChangesInput, ListChangesOutput, listChangesMeta } from './list-changes.types.ts';
+
+// Committed changes behind a transaction that is still open are re-read while a long-poll
+// waits (their commit sent its notification already; the open transaction's end may send
+// none): after 2 ms, doubling up to 50 ms, so a short transaction costs little latency and a
+// long one few reads.
+const HELD_BACK_FIRST_MS = 2;
+const HELD_BACK_MAX_MS = 50;
+
+export const listChanges = keyedProcedure
+  .meta(listChangesMeta)
+  .input(ListChangesInput)
+  .output(ListChangesOutput)
+  .query(async ({ ctx, input }) => {
+    const feed = ctx.feed ?? pollingFeed;
+    const after = input.after === undefined ? undefined : decodeCursor(input.after);
+    const deadline = Date.now() + input.wait * 1000;
+    let heldBackMs = HELD_BACK_FIRST_MS;
+    for (;;) {
+      const since = feed.version;
+      // Each read takes a pooled connection for one statement only; waiting holds none.
+      const page = await readChanges(ctx.db, after, input.limit + 1);
+      if (page.expired) {
+        throw new AppError('GONE', [
+          'cursor: Changes after this cursor are no longer retained; read the current state and follow the feed without `after`',
+        ]);
+      }
+      const remaining = deadline - Date.now();
+      if (page.changes.length > 0 || remaining <= 0 || feed.stopping) {
+        const changes = page.changes.slice(0, input.limit);
+        const last = changes.at(-1);
+        return {
+          success: true as const,
+          changes: changes.map(toChange),
+          nextCursor: encodeCursor(last ?? after ?? page.retainedFrom),
+          hasMore: page.changes.length > input.limit,
+        };
+      }
+      if (page.heldBack) {
+        await feed.waitForChange(Math.min(remaining, heldBackMs), since);
+        heldBackMs = Math.min(HELD_BACK_MAX_MS, heldBackMs * 2);
+      } else await feed.waitForChange(remaining, since);
+    }
+  });

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { Meta } from '../meta.ts';
+import { optional, text, timestamp } from '../schemas/common.ts';
+import { LinkType, ProjectStatus, Tag } from '../schemas/project.ts';
+import { commaList, queryInt, repeatable } from '../schemas/query.ts';
+
+export const findProjectsMeta: Meta = {
+  openapi: {
+    method: 'GET',
+    path: '/api/projects',
+    protect: false,
+    tags: ['projects'],
+    summary: 'Browse and search projects: filters, facets, keyset pages',
+    description:
+      '`q` matches Chinese substrings of any length, English words and word prefixes, the name’s full ' +
+      'pinyin (prefix or substring) and initials, and the slug, in names, tags and descriptions; every ' +
+      'word must match. Ranked: exact match of name/nameEn/slug/pinyin/initials, then a prefix of one, ' +
+      'then a match inside the name, then a tag, then the description. Pages are keyset cursors ' +
+      '(`nextCursor`, also a `Link: rel="next"` header) that never skip or repeat; ties by id. `total` ' +
+      'stops counting at 10,000 (`totalExact` false). A facet counts the matches of every filter but its own.',
+  },
+  nextLink: { param: 'cursor', field: 'nextCursor' },
+  examples: {
+    request: { q: '模型', tag: ['llm'], facets: ['tags', 'status'], limit: 2 },
+    response: {
+      success: true,
+      projects: [
+        {
+          id: 'k3b9x2m1q8w7e6r5t4y3u2i1',
+          name: '通义千问',
+          nameEn: 'Qwen',
+          slug: 'qwen',
+          description: '阿里云推出的超大规模语言模型系列，支持中英文对话与代码生成。',
+          descriptionEn: 'Alibaba Cloud large language model family.',
+          status: 'ACTIVE',
+          source: 'github',
+          createdAt: '2026-11-20T08:00:00.000Z',
+          updatedAt: '2026-11-21T09:30:00.000Z',
+          tags: [{ id: 'c1a2b3c4d5e6f7g8h9i0j1k2', name: '大模型', nameEn: 'LLM', slug: 'llm' }],
+          links: [
+            {
+              id: 'l1a2b3c4d5e6f7g8h9i0j1k2',
+              type: 'CODEHOST',
+              url: 'https://github.com/QwenLM/Qwen',
+              title: null,
+            },
+          ],
+          match: { field: 'description', score: 20 },
+        },
+      ],
+      total: 1,
+      totalExact: true,
+      hasMore: false,
+      nextCursor: null,
+      facets: {
+        tags: [{ slug: 'llm', name: '大模型', nameEn: 'LLM', count: 1 }],
+        status: [{ value: 'ACTIVE', count: 1 }],
+      },
+    },
+  },
+};
+
+export const SORTS = ['relevance', 'updated', 'created', 'name'] as const;
+export const FACETS = ['tags', 'status', 'linkTypes'] as const;
+
+export const FindProjectsInput = z.object({
+  q: optional(text({ min: 1, max: 200 })),
+  status: z.enum(['ACTIVE', 'ARCHIVED', 'ALL']).default('ALL'),
+  tag: repeatable(text({ min: 1, max: 200 })),
+  tagMode: z.enum(['all', 'any']).default('all'),
+  linkType: repeatable(LinkType),
+  source: optional(text({ min: 1, max: 500 })),
+  updatedAfter: optional(
+    z.iso.datetime({ offset: true, error: 'Invalid input: expected an ISO 8601 timestamp' }),
+  ),
+  sort: z.enum(SORTS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  limit: queryInt({ min: 1, max: 100, fallback: 20 }),
+  cursor: optional(text({ min: 1, max: 2000 })),
+  facets: commaList(FACETS),
+  include: z.enum(['content']).optional(),
+});
+
+const MATCH_FIELDS = [
+  'name',
+  'nameEn',
+  'slug',
+  'pinyin',
+  'initials',
+  'tags',
+  'description',
+  'descriptionEn',
+] as const;
+
+export const ProjectListItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  nameEn: z.string().nullable(),
+  slug: z.string(),
+  description: z.string(),
+  descriptionEn: z.string().nullable(),
+  content: z.string().nullable().optional(),
+  contentEn: z.string().nullable().optional(),
+  status: ProjectStatus,
+  source: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  tags: z.array(Tag),
+  links: z.array(z.object({ id: z.string(), type: LinkType, url: z.string(), title: z.string().nullable() })),
+  match: z.object({ field: z.enum(MATCH_FIELDS), score: z.number().int().min(0) }).optional(),
+});
+
+const ValueCount = z.object({ value: z.string(), count: z.number().int().min(0) });
+
+export const FindProjectsOutput = z.object({
+  success: z.literal(true),
+  projects: z.array(ProjectListItem),
+  total: z.number().int().min(0),
+  totalExact: z.boolean(),
+  hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
+  facets: z
+    .object({
+      tags: z
+        .array(
+          z.object({
+            slug: z.string(),
+            name: z.string(),
+            nameEn: z.string().nullable(),
+            count: z.number().int().min(0),
+          }),
+        )
+        .optional(),
+      status: z.array(ValueCount).optional(),
+      linkTypes: z.array(ValueCount).optional(),
+    })
+    .optional(),
+});

@@ -1,0 +1,13 @@
+import { deleteWebhook as deleteWebhookRow } from '@directory/db';
+import { keyedProcedure } from '../trpc.ts';
+import { DeleteWebhookInput, DeleteWebhookOutput, deleteWebhookMeta } from './delete-webhook.types.ts';
+import { webhookNotFound } from './webhook.ts';
+
+export const deleteWebhook = keyedProcedure
+  .meta(deleteWebhookMeta)
+  .input(DeleteWebhookInput)
+  .output(DeleteWebhookOutput)
+  .mutation(async ({ ctx, input }) => {
+    if (!(await deleteWebhookRow(ctx.db, input.id))) throw webhookNotFound(input.id);
+    return { success: true as const, message: `Webhook "${input.id}" deleted successfully` };
+  });

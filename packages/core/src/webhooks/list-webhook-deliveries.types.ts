@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { ChangeType } from '../changes/feed.ts';
+import type { Meta } from '../meta.ts';
+import { text, timestamp } from '../schemas/common.ts';
+import { queryInt } from '../tasks/find-tasks.types.ts';
+import { sampleWebhook } from './webhook.ts';
+
+export const listWebhookDeliveriesMeta: Meta = {
+  openapi: {
+    method: 'GET',
+    path: '/api/webhooks/{id}/deliveries',
+    protect: true,
+    tags: ['webhooks'],
+    summary: 'Recent delivery attempts of a webhook (newest first)',
+    description:
+      'Each attempt to POST a change: the event, the status code the target answered (null when ' +
+      'it could not be reached), the error, whether it counted as success (2xx), and when.',
+  },
+  errors: ['NOT_FOUND'],
+  examples: {
+    request: { id: sampleWebhook.id, limit: 2 },
+    response: {
+      success: true,
+      deliveries: [
+        {
+          id: '42',
+          webhookId: 'chg_311',
+          event: 'project.updated',
+          statusCode: 200,
+          success: true,
+          error: null,
+          durationMs: 38,
+          at: '2026-11-23T08:15:09.871Z',
+        },
+        {
+          id: '41',
+          webhookId: 'chg_311',
+          event: 'project.updated',
+          statusCode: 503,
+          success: false,
+          error: 'HTTP 503',
+          durationMs: 12,
+          at: '2026-11-23T08:15:04.502Z',
+        },
+      ],
+    },
+  },
+};
+
+export const ListWebhookDeliveriesInput = z.object({
+  id: text({ max: 100 }),
+  limit: queryInt({ min: 1, max: 100, fallback: 20 }),
+});
+
+export const Delivery = z.object({
+  id: z.string(),
+  webhookId: z.string().meta({ description: "The `webhook-id` header sent: the change's id" }),
+  event: ChangeType,
+  statusCode: z.number().int().min(0).nullable(),
+  success: z.boolean(),
+  error: z.string().nullable(),
+  durationMs: z.number().int().min(0),
+  at: timestamp,
+});
+
+export const ListWebhookDeliveriesOutput = z.object({
+  success: z.literal(true),
+  deliveries: z.array(Delivery),
+});

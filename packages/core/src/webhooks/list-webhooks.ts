@@ -1,0 +1,15 @@
+import { listWebhooks as listWebhookRows } from '@directory/db';
+import { keyedProcedure } from '../trpc.ts';
+import { ListWebhooksInput, ListWebhooksOutput, listWebhooksMeta } from './list-webhooks.types.ts';
+import { toWebhook } from './webhook.ts';
+
+export const listWebhooks = keyedProcedure
+  .meta(listWebhooksMeta)
+  .input(ListWebhooksInput)
+  .output(ListWebhooksOutput)
+  .query(async ({ ctx, input }) => {
+    const rows = await listWebhookRows(ctx.db);
+    const wanted =
+      input.enabled === undefined ? rows : rows.filter((r) => String(r.enabled) === input.enabled);
+    return { success: true as const, webhooks: wanted.map(toWebhook) };
+  });

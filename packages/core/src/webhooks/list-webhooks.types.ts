@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import type { Meta } from '../meta.ts';
+import { sampleWebhook, Webhook } from './webhook.ts';
+
+export const listWebhooksMeta: Meta = {
+  openapi: {
+    method: 'GET',
+    path: '/api/webhooks',
+    protect: true,
+    tags: ['webhooks'],
+    summary: 'List webhooks',
+    description: 'Every webhook, oldest first, with whether it is enabled. Secrets are never shown.',
+  },
+  examples: { request: { enabled: 'true' }, response: { success: true, webhooks: [sampleWebhook] } },
+};
+
+export const ListWebhooksInput = z.object({
+  enabled: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'Only the enabled (true) or the disabled (false) webhooks' }),
+});
+
+export const ListWebhooksOutput = z.object({ success: z.literal(true), webhooks: z.array(Webhook) });

@@ -1,0 +1,47 @@
+import type { WebhookRow } from '@directory/db';
+import { z } from 'zod';
+import { CHANGE_TYPES } from '../changes/feed.ts';
+import { AppError } from '../errors.ts';
+import { iso, isoOrNull, timestamp } from '../schemas/common.ts';
+
+export const WebhookEvent = z.enum([...CHANGE_TYPES, '*']);
+
+/** A webhook as the API shows it: never its secret. */
+export const Webhook = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(WebhookEvent),
+  description: z.string().nullable(),
+  createdAt: timestamp,
+  enabled: z.boolean().meta({ description: 'False once it failed WEBHOOK_MAX_FAILURES times in a row' }),
+  consecutiveFailures: z.number().int().min(0),
+  disabledAt: timestamp.nullable(),
+});
+export type Webhook = z.infer<typeof Webhook>;
+
+export function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events as Webhook['events'],
+    description: row.description,
+    createdAt: iso(row.created_at),
+    enabled: row.enabled,
+    consecutiveFailures: row.consecutive_failures,
+    disabledAt: isoOrNull(row.disabled_at),
+  };
+}
+
+export const webhookNotFound = (id: string) =>
+  new AppError('NOT_FOUND', [`Webhook with id "${id}" not found`]);
+
+export const sampleWebhook: Webhook = {
+  id: 'cmi9x4f7c0002qz8h6y3k2d1s',
+  url: 'https://search.example.org/hooks/directory',
+  events: ['project.created', 'project.updated', 'project.deleted'],
+  description: '搜索索引 / search index',
+  createdAt: '2026-11-23T08:00:00.000Z',
+  enabled: true,
+  consecutiveFailures: 0,
+  disabledAt: null,
+};

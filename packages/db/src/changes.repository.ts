@@ -1,0 +1,141 @@
+import { type Kysely, sql } from 'kysely';
+import type { ChangeType, Database } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+/** A position in the feed: the (xid, id) of the last change read; (0, 0) is the beginning. */
+export interface FeedPosition {
+  xid: string;
+  id: string;
+}
+
+export const FEED_START: FeedPosition = { xid: '0', id: '0' };
+
+export interface ChangeRecord {
+  id: string;
+  xid: string;
+  type: ChangeType;
+  at: Date;
+  projectId: string | null;
+  slug: string | null;
+  taskId: string | null;
+}
+
+export interface ChangePage {
+  /** Changes after the position that are final (every transaction below them has ended), in order. */
+  changes: ChangeRecord[];
+  /** Committed changes exist after these that are not final yet (an older transaction is still open). */
+  heldBack: boolean;
+  /** The position is before the last change removed by retention. */
+  expired: boolean;
+  /** The last change removed by retention: where a reader without a cursor starts. */
+  retainedFrom: FeedPosition;
+}
+
+/**
+ * Up to `limit` changes after `after`, in (xid, id) order, reading only below the snapshot's
+ * xmin (see the migration 2026_11_23_000300_changes for why that is gap-free). One statement, so
+ * the retention check and the page come from one snapshot. The row comparison on (xid, id) is
+ * an index range scan on changes_xid_id_idx.
+ */
+export async function readChanges(
+  db: Db,
+  after: FeedPosition | undefined,
+  limit: number,
+): Promise<ChangePage> {
+  const from = after ?? FEED_START;
+  const { rows } = await sql<{
+    expired: boolean;
+    pruned_xid: string;
+    pruned_id: string;
+    id: string | null;
+    xid: string | null;
+    type: ChangeType | null;
+    at: Date | null;
+    project_id: string | null;
+    slug: string | null;
+    task_id: string | null;
+    ready: boolean | null;
+  }>`
+    select ${after !== undefined} and (s.pruned_xid, s.pruned_id) > (${from.xid}::xid8, ${from.id}::bigint) as expired,
+      s.pruned_xid::text as pruned_xid, s.pruned_id::text as pruned_id, p.*
+    from change_feed_state s
+    left join lateral (
+      select c.id::text as id, c.xid::text as xid, c.type, c.at, c.project_id, c.slug, c.task_id,
+        c.xid < pg_snapshot_xmin(pg_current_snapshot()) as ready
+      from changes c
+      where (c.xid, c.id) > (${from.xid}::xid8, ${from.id}::bigint)
+      order by c.xid, c.id
+      limit ${limit}
+    ) p on true
+  `.execute(db);
+  const changes: ChangeRecord[] = [];
+  let heldBack = false;
+  for (const r of rows) {
+    if (r.id === null || r.xid === null || r.type === null || r.at === null) continue;
+    // Rows not below xmin sort after every row that is: the first one ends the page.
+    if (!r.ready) {
+      heldBack = true;
+      break;
+    }
+    changes.push({
+      id: r.id,
+      xid: r.xid,
+      type: r.type,
+      at: r.at,
+      projectId: r.project_id,
+      slug: r.slug,
+      taskId: r.task_id,
+    });
+  }
+  const mark = rows[0];
+  return {
+    changes,
+    heldBack,
+    expired: mark?.expired ?? false,
+    retainedFrom: mark ? { xid: mark.pruned_xid, id: mark.pruned_id } : FEED_START,
+  };
+}
+
+/**
+ * Removes changes older than `days` (final ones only), and webhook attempts and finished
+ * deliveries as old; moves the retention mark to the last change removed. Returns how many
+ * changes went.
+ */
+export async function pruneChanges(db: Db, days: number): Promise<number> {
+  const { rows } = await sql<{ deleted: number }>`
+    with d as (
+      delete from changes
+      where at < now() - make_interval(days => ${days}::int)
+        and xid < pg_snapshot_xmin(pg_current_snapshot())
+      returning xid, id
+    ), m as (
+      select xid, id from d order by xid desc, id desc limit 1
+    ), u as (
+      update change_feed_state s set pruned_xid = m.xid, pruned_id = m.id
+      from m where (m.xid, m.id) > (s.pruned_xid, s.pruned_id)
+      returning 1
+    ), orphans as (
+      delete from webhook_deliveries x using d where x.change_id = d.id
+    ), a as (
+      delete from webhook_attempts where at < now() - make_interval(days => ${days}::int) returning 1
+    ), f as (
+      delete from webhook_deliveries
+      where status <> 'PENDING' and created_at < now() - make_interval(days => ${days}::int)
+      returning 1
+    )
+    select (select count(*) from d)::int as deleted
+  `.execute(db);
+  return rows[0]?.deleted ?? 0;
+}
+
+/** Age in seconds of the oldest change still waiting for a webhook delivery (0 when none). */
+export async function oldestUndeliveredAge(db: Db): Promise<number> {
+  const { rows } = await sql<{ age: number | null }>`
+    select extract(epoch from now() - min(c.at))::float8 as age
+    from webhook_deliveries d join changes c on c.id = d.change_id
+    join webhooks w on w.id = d.webhook_id and w.enabled
+    where d.status = 'PENDING'
+  `.execute(db);
+  return Math.max(0, rows[0]?.age ?? 0);
+}

@@ -1,0 +1,204 @@
+import { pinyin } from 'pinyin-pro';
+
+/*
+ * Search columns, computed in TypeScript when a project or tag is written (and by the search
+ * migration for rows written before it), so that PGlite and PostgreSQL search with one path.
+ *
+ * Why not the databases' own text search: neither has Chinese word segmentation, to_tsvector
+ * keeps a run of Chinese as one token, pg_trgm makes no trigrams from CJK under the C locale
+ * nor from patterns shorter than three characters, and PGlite has no pg_bigm or zhparser.
+ *
+ * How it works. Text is normalised (NFKD, marks stripped, lower case) and cut into tokens:
+ * runs of CJK characters and runs of other letters/digits; everything else separates. A
+ * project keeps three haystacks (" tok tok … "): its name (name, nameEn, slug, the name's
+ * pinyin syllables, full pinyin and initials), its tags (names and English names) and its
+ * description (description, descriptionEn). A query is cut the same way into terms; a term
+ * matches a haystack when
+ *   - a CJK term (any length) is a substring of it;
+ *   - a term of 3 or more letters/digits is a substring of it (so `tongyi` and `qianwen`
+ *     find 通义千问's pinyin `tongyiqianwen`, `gpt` finds `chatgpt`);
+ *   - a term of 1 or 2 letters/digits starts one of its tokens (word prefix: `ai` finds
+ *     "AI agents" but not "brain", which would match nearly every row).
+ * Every term must match one of the three haystacks. `strpos` on the haystacks is the exact
+ * test; a GIN-indexed text[] of grams narrows the rows first: each CJK character and CJK
+ * character pair, each trigram of a word, and `^x`/`^xy` for a word's first one and two
+ * characters. Whatever a term matches contains the term's grams (a CJK term's pairs, a long
+ * term's trigrams, a short term's `^` gram), so the index never loses a match.
+ *
+ * What is left out, and why: `content`/`contentEn` (up to 10,000 characters each) are not
+ * searched. EXTENSIONS A lists the fields `q` matches (names, descriptions, tags, pinyin,
+ * initials, slug); content is not among them, and its grams were most of the write cost of
+ * an earlier attempt (upserts fell from ~5,200 to ~2,000 projects/s). The gram array holds
+ * names, slug, pinyin, tags and descriptions only: a few hundred distinct grams a project.
+ */
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
+const HAN = /\p{Script=Han}/u;
+
+/** The longest query the API takes (characters); a query is cut into at most this many terms. */
+export const MAX_QUERY_TERMS = 16;
+
+export function normalize(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+/** Tokens of a text: CJK runs and runs of other letters/digits, normalised. */
+export function tokens(s: string | null | undefined): string[] {
+  if (!s) return [];
+  const out: string[] = [];
+  for (const run of normalize(s).match(RUNS) ?? []) {
+    // a run of letters and digits that mixes CJK and other characters is split by script
+    if (CJK.test(run)) splitScripts(run, out);
+    else out.push(run);
+  }
+  return out;
+}
+
+function splitScripts(run: string, out: string[]) {
+  let current = '';
+  let cjk = false;
+  for (const ch of run) {
+    const isCjk = CJK.test(ch);
+    if (current && isCjk !== cjk) {
+      out.push(current);
+      current = '';
+    }
+    cjk = isCjk;
+    current += ch;
+  }
+  if (current) out.push(current);
+}
+
+const isCjkToken = (t: string) => CJK.test(t);
+
+/** Toneless pinyin syllables of the Chinese characters of a name (other characters left out). */
+export function pinyinSyllables(name: string): string[] {
+  if (!HAN.test(name)) return [];
+  return pinyin(name, { toneType: 'none', type: 'array', nonZh: 'removed', v: true })
+    .map((s) => normalize(s).replace(/[^a-z]/g, ''))
+    .filter(Boolean);
+}
+
+/** Sort key of a name: Chinese characters as pinyin, so that 百川 sorts with "b" (C collation). */
+export function nameSortKey(name: string): string {
+  const spelled = HAN.test(name)
+    ? pinyin(name, { toneType: 'none', type: 'array', nonZh: 'consecutive', v: true }).join(' ')
+    : name;
+  return normalize(spelled).replace(/\s+/g, ' ').trim();
+}
+
+const haystack = (toks: string[]) => (toks.length ? ` ${toks.join(' ')} ` : ' ');
+
+function addGrams(grams: Set<string>, toks: string[]) {
+  for (const t of toks) {
+    const chars = [...t];
+    if (isCjkToken(t)) {
+      for (let i = 0; i < chars.length; i++) {
+        grams.add(chars[i]!);
+        if (i + 1 < chars.length) grams.add(chars[i]! + chars[i + 1]!);
+      }
+    } else {
+      grams.add(`^${chars[0]}`);
+      if (chars.length >= 2) grams.add(`^${chars[0]}${chars[1]}`);
+      for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
+    }
+  }
+}
+
+export interface ProjectSearchSource {
+  name: string;
+  nameEn: string | null;
+  slug: string;
+  description: string;
+  descriptionEn: string | null;
+  tags: { name: string; nameEn: string | null }[];
+}
+
+export interface ProjectSearchColumns {
+  search_name: string;
+  search_tags: string;
+  search_desc: string;
+  /** name, nameEn, slug, pinyin, initials without spaces: the keys of exact and prefix matches. */
+  search_keys: string[];
+  search_grams: string[];
+  name_sort: string;
+}
+
+const compact = (toks: string[]) => toks.join('');
+
+export function projectSearchColumns(p: ProjectSearchSource): ProjectSearchColumns {
+  const syllables = pinyinSyllables(p.name);
+  const full = syllables.join('');
+  const initials = syllables.map((s) => s[0]).join('');
+  const nameToks = tokens(p.name);
+  const nameEnToks = tokens(p.nameEn);
+  const slugToks = tokens(p.slug);
+  const name = [...nameToks, ...nameEnToks, ...slugToks, ...syllables, ...(full ? [full, initials] : [])];
+  const tags = p.tags.flatMap((t) => [...tokens(t.name), ...tokens(t.nameEn)]);
+  const desc = [...tokens(p.description), ...tokens(p.descriptionEn)];
+  const grams = new Set<string>();
+  addGrams(grams, name);
+  addGrams(grams, tags);
+  addGrams(grams, desc);
+  return {
+    search_name: haystack(name),
+    search_tags: haystack(tags),
+    search_desc: haystack(desc),
+    search_keys: [compact(nameToks), compact(nameEnToks), compact(slugToks), full, initials],
+    search_grams: [...grams],
+    name_sort: nameSortKey(p.name),
+  };
+}
+
+export interface TagSearchColumns {
+  search_name: string;
+  name_sort: string;
+}
+
+export function tagSearchColumns(t: { name: string; nameEn: string | null; slug: string }): TagSearchColumns {
+  const syllables = pinyinSyllables(t.name);
+  const full = syllables.join('');
+  const toks = [
+    ...tokens(t.name),
+    ...tokens(t.nameEn),
+    ...tokens(t.slug),
+    ...syllables,
+    ...(full ? [full, syllables.map((s) => s[0]).join('')] : []),
+  ];
+  return { search_name: haystack(toks), name_sort: nameSortKey(t.name) };
+}
+
+export interface SearchQuery {
+  /** The query without spaces or punctuation, compared with search_keys (exact, prefix). */
+  whole: string;
+  /** One strpos pattern per term. */
+  patterns: string[];
+  /** The grams every match contains. */
+  grams: string[];
+}
+
+/** A query cut into terms (at most MAX_QUERY_TERMS, the rest dropped); undefined when it has none. */
+export function searchQuery(q: string): SearchQuery | undefined {
+  const terms = [...new Set(tokens(q))].slice(0, MAX_QUERY_TERMS);
+  if (terms.length === 0) return undefined;
+  const grams = new Set<string>();
+  const patterns = terms.map((t) => {
+    const chars = [...t];
+    if (isCjkToken(t)) {
+      if (chars.length === 1) grams.add(t);
+      for (let i = 0; i + 1 < chars.length; i++) grams.add(chars[i]! + chars[i + 1]!);
+      return t;
+    }
+    if (chars.length <= 2) {
+      grams.add(`^${t}`);
+      return ` ${t}`;
+    }
+    for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
+    return t;
+  });
+  return { whole: compact(terms), patterns, grams: [...grams] };
+}

@@ -1,0 +1,171 @@
+import { type Kysely, sql } from 'kysely';
+import type { ChangeType, Database, WebhookRow } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+export async function insertWebhook(
+  db: Db,
+  row: { id: string; url: string; events: string[]; description: string | null; secret: string },
+): Promise<WebhookRow> {
+  return db
+    .insertInto('webhooks')
+    .values({ ...row, events: sql`${row.events}::text[]` as unknown as string[] })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function listWebhooks(db: Db): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Deletes a webhook with its queued deliveries and recorded attempts; false when there was none. */
+export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
+  const { rows } = await sql<{ deleted: number }>`
+    with w as (delete from webhooks where id = ${id} returning id),
+    d as (delete from webhook_deliveries where webhook_id in (select id from w)),
+    a as (delete from webhook_attempts where webhook_id in (select id from w))
+    select count(*)::int as deleted from w
+  `.execute(db);
+  return (rows[0]?.deleted ?? 0) > 0;
+}
+
+export interface AttemptRecord {
+  id: string;
+  changeId: string;
+  event: string;
+  statusCode: number | null;
+  error: string | null;
+  success: boolean;
+  durationMs: number;
+  at: Date;
+}
+
+/** The most recent delivery attempts of a webhook, newest first. */
+export async function listAttempts(db: Db, webhookId: string, limit: number): Promise<AttemptRecord[]> {
+  const { rows } = await sql<AttemptRecord>`
+    select id::text as id, change_id::text as "changeId", event, status_code as "statusCode", error,
+      success, duration_ms as "durationMs", at
+    from webhook_attempts where webhook_id = ${webhookId}
+    order by id desc limit ${limit}
+  `.execute(db);
+  return rows;
+}
+
+export interface ClaimedDelivery {
+  deliveryId: string;
+  /** This attempt's number (1 for the first); fences the result against a later claim. */
+  attempt: number;
+  createdAt: Date;
+  webhookId: string;
+  url: string;
+  secret: string;
+  changeId: string;
+  xid: string;
+  type: ChangeType;
+  at: Date;
+  projectId: string | null;
+  slug: string | null;
+  taskId: string | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries of enabled webhooks. SKIP LOCKED lets every server
+ * process claim at once without waiting on each other; the claim pushes the delivery's due time
+ * `leaseMs` ahead, so that a process that dies while sending leaves it due again then (the
+ * delivery is at least once). The statement commits on its own: sending happens outside any
+ * transaction.
+ */
+export async function claimDeliveries(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select d.id from webhook_deliveries d
+      join webhooks w on w.id = d.webhook_id and w.enabled
+      where d.status = 'PENDING' and d.next_attempt_at <= now()
+      order by d.next_attempt_at, d.id
+      limit ${limit}
+      for update of d skip locked
+    )
+    update webhook_deliveries d
+    set attempts = d.attempts + 1,
+      next_attempt_at = clock_timestamp() + ${leaseMs}::int * interval '1 millisecond'
+    from due, webhooks w, changes c
+    where d.id = due.id and w.id = d.webhook_id and c.id = d.change_id
+    returning d.id::text as "deliveryId", d.attempts as attempt, d.created_at as "createdAt",
+      w.id as "webhookId", w.url, w.secret, c.id::text as "changeId", c.xid::text as xid, c.type,
+      c.at, c.project_id as "projectId", c.slug, c.task_id as "taskId"
+  `.execute(db);
+  return rows;
+}
+
+export interface AttemptResult {
+  delivery: ClaimedDelivery;
+  success: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** On failure: when to try again, in ms from now. */
+  retryInMs: number;
+  /** On failure: give up on this delivery when it was first queued longer ago than this. */
+  giveUpAfterMs: number;
+  /** Consecutive failures of a webhook at which it is disabled. */
+  maxFailures: number;
+}
+
+/**
+ * Records an attempt and its outcome in one statement: the attempt row; the delivery done,
+ * due again later, or given up; the webhook's run of failures (reset by a success; at the
+ * limit the webhook is disabled). A result for an attempt that was since claimed again (its
+ * lease ran out) still records the attempt but leaves the delivery to the newer claim.
+ */
+export async function recordAttempt(db: Db, r: AttemptResult): Promise<{ disabled: boolean }> {
+  const d = r.delivery;
+  const { rows } = await sql<{ disabled: boolean }>`
+    with a as (
+      insert into webhook_attempts
+        (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms)
+      values (${d.webhookId}, ${d.deliveryId}::bigint, ${d.changeId}::bigint, ${d.type},
+        ${r.statusCode}, ${r.error}, ${r.success}, ${Math.round(r.durationMs)})
+      returning 1
+    ), del as (
+      update webhook_deliveries set
+        status = case
+          when ${r.success} then 'DELIVERED'
+          when created_at < now() - ${r.giveUpAfterMs}::int * interval '1 millisecond' then 'FAILED'
+          else 'PENDING' end,
+        delivered_at = case when ${r.success} then now() else null end,
+        next_attempt_at = case when ${r.success} then next_attempt_at
+          else clock_timestamp() + ${Math.round(r.retryInMs)}::int * interval '1 millisecond' end
+      where id = ${d.deliveryId}::bigint and attempts = ${d.attempt} and status = 'PENDING'
+      returning 1
+    )
+    update webhooks set
+      consecutive_failures = case when ${r.success} then 0 else consecutive_failures + 1 end,
+      enabled = enabled and (${r.success} or consecutive_failures + 1 < ${r.maxFailures}),
+      disabled_at = case
+        when enabled and not ${r.success} and consecutive_failures + 1 >= ${r.maxFailures} then now()
+        else disabled_at end
+    where id = ${d.webhookId}
+    returning not enabled as disabled
+  `.execute(db);
+  return { disabled: rows[0]?.disabled ?? false };
+}
+
+/** Webhook deliveries by state, and attempts by outcome, for /metrics. */
+export async function deliveryCounts(
+  db: Db,
+): Promise<{ deliveries: Record<string, number>; attempts: Record<string, number> }> {
+  const { rows } = await sql<{ kind: string; key: string; count: number }>`
+    select 'delivery' as kind, status as key, count(*)::int as count from webhook_deliveries group by status
+    union all
+    select 'attempt', case when success then 'success' else 'failure' end, count(*)::int
+    from webhook_attempts group by success
+  `.execute(db);
+  const deliveries: Record<string, number> = { PENDING: 0, DELIVERED: 0, FAILED: 0 };
+  const attempts: Record<string, number> = { success: 0, failure: 0 };
+  for (const r of rows) (r.kind === 'delivery' ? deliveries : attempts)[r.key] = r.count;
+  return { deliveries, attempts };
+}
