@@ -17,69 +17,19 @@ export type LinkType = Project['links'][number]['type'];
 export const LINK_TYPES: readonly LinkType[] = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'];
 export const TASK_STATUSES: readonly TaskStatus[] = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'];
 
-// --- EXTENSIONS.md parts A–C, as the contract gives them ---------------------------------------
+// --- EXTENSIONS.md parts A–C: the procedures of search (projects.find, tags.find), the queue
+// (tasks.stats, lease fields on tasks, cursor paging of tasks.list) and the change feed (changes.list).
 
-export interface SearchItem extends Omit<Project, 'content' | 'contentEn'> {
-  match?: { field: string; score: number };
-}
-export interface TagFacet {
-  slug: string;
-  name: string;
-  nameEn: string | null;
-  count: number;
-}
-export interface ValueFacet {
-  value: string;
-  count: number;
-}
-export interface SearchReply {
-  success: true;
-  projects: SearchItem[];
-  total: number;
-  totalExact: boolean;
-  hasMore: boolean;
-  nextCursor: string | null;
-  facets?: { tags?: TagFacet[]; status?: ValueFacet[]; linkTypes?: ValueFacet[] };
-}
-export interface TagItem {
-  id: string;
-  name: string;
-  nameEn: string | null;
-  slug: string;
-  projectCount: number;
-}
-export interface TagsReply {
-  success: true;
-  tags: TagItem[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
-/** Tasks carry the lease fields of part B (attempt, leaseExpiresAt, worker, availableAt). */
+export type SearchReply = RouterOutputs['projects']['find'];
+export type SearchItem = SearchReply['projects'][number];
+export type TagFacet = NonNullable<NonNullable<SearchReply['facets']>['tags']>[number];
+export type TagsReply = RouterOutputs['tags']['find'];
+export type TagItem = TagsReply['tags'][number];
 export type QueueTask = Task;
 export type QueueTaskList = TaskList;
-export interface StatsReply {
-  success: true;
-  counts: Record<TaskStatus, number>;
-  claimable: number;
-  delayed: number;
-  leased: number;
-  oldestClaimableAgeSeconds: number | null;
-  reapedTotal: number;
-}
-export interface Change {
-  cursor: string;
-  type: 'project.created' | 'project.updated' | 'project.deleted' | 'task.created' | 'task.updated';
-  at: string;
-  projectId: string | null;
-  slug: string | null;
-  taskId: string | null;
-}
-export interface ChangesReply {
-  success: true;
-  changes: Change[];
-  nextCursor: string | null;
-  hasMore: boolean;
-}
+export type StatsReply = RouterOutputs['tasks']['stats'];
+export type ChangesReply = RouterOutputs['changes']['list'];
+export type Change = ChangesReply['changes'][number];
 
 // --- transport ---------------------------------------------------------------------------------
 
