@@ -14,6 +14,8 @@ const EXTERNAL = ['@electric-sql/pglite', 'swagger-ui-dist'];
 
 mkdirSync(out, { recursive: true });
 cpSync(join(server, 'dist'), join(out, 'dist'), { recursive: true });
+// the web console's build, found by the server as `web/` beside `dist/`
+cpSync(fileURLToPath(new URL('../apps/web/dist/', import.meta.url)), join(out, 'web'), { recursive: true });
 const dependencies = {};
 for (const name of EXTERNAL) {
   const dir = realpathSync(join(server, 'node_modules', name));

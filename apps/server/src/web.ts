@@ -1,10 +1,19 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 
-/** Where `pnpm install` (root postinstall) or `pnpm build:web` puts the console's build. */
-export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/**
+ * Where the console's build is: `web/` beside the bundle's `dist/` in a runtime directory
+ * (scripts/runtime-bundle.mjs, the container image), else where `pnpm install` (root build) or
+ * `pnpm build:web` puts it in the repository (apps/web/dist).
+ */
+export const DEFAULT_WEB_DIR =
+  [new URL('../web', import.meta.url), new URL('../../web/dist', import.meta.url)]
+    .map((url) => fileURLToPath(url))
+    .find((dir) => existsSync(join(dir, 'index.html'))) ??
+  fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Paths the console never answers: the API, its documents and the operational endpoints keep them. */
 const RESERVED = /^\/(api|trpc|docs|openapi\.json|metrics|healthz|assets)(\/|$)/;

@@ -65,6 +65,10 @@ describe('the Dockerfile steps from a clean copy of HEAD', () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ success: true, status: 'ok' });
       expect((await fetch(`${url}/api/docs/assets/swagger-ui.css`)).status).toBe(200);
+      // the web console, from the runtime directory's web/
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
       // the first-run key was made and kept in the data directory
       expect(output).toMatch(/generated an API key, kept in \S+api-key/);
     } finally {
