@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { optional, text } from '../schemas/common.ts';
 import { LeasedTask } from '../schemas/task.ts';
@@ -20,31 +21,7 @@ export const claimTasksMeta: Meta = {
   },
   examples: {
     request: { limit: 1, leaseSeconds: 300, worker: 'crawler-7', wait: 10 },
-    response: {
-      success: true,
-      tasks: [
-        {
-          id: 'cm3x1q0a80000qz3k9v1f2b7c',
-          sourceUrl: 'https://zh.wikipedia.org/wiki/通义千问',
-          sourceType: 'wiki',
-          status: 'IN_PROGRESS',
-          createdAt: '2026-11-23T08:00:00.000Z',
-          startedAt: '2026-11-23T09:15:02.311Z',
-          completedAt: null,
-          projectId: null,
-          explorationData: null,
-          explorationSummary: null,
-          errorMessage: null,
-          retryCount: 0,
-          lastRetryAt: null,
-          attempt: 1,
-          leaseExpiresAt: '2026-11-23T09:20:02.311Z',
-          worker: 'crawler-7',
-          availableAt: null,
-          leaseToken: '0b8f2c1e-5d3a-4c8e-9f61-2a7d4e9b3c10',
-        },
-      ],
-    },
+    response: { success: true, tasks: [{ ...ex.exampleTask('IN_PROGRESS'), leaseToken: ex.LEASE_TOKEN }] },
   },
 };
 

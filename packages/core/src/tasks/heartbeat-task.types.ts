@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { text } from '../schemas/common.ts';
 import { Task } from '../schemas/task.ts';
@@ -18,29 +19,8 @@ export const heartbeatTaskMeta: Meta = {
   },
   errors: ['NOT_FOUND', 'CONFLICT'],
   examples: {
-    request: { id: 'cm3x1q0a80000qz3k9v1f2b7c', leaseToken: '0b8f2c1e-5d3a-4c8e-9f61-2a7d4e9b3c10' },
-    response: {
-      success: true,
-      task: {
-        id: 'cm3x1q0a80000qz3k9v1f2b7c',
-        sourceUrl: 'https://zh.wikipedia.org/wiki/通义千问',
-        sourceType: 'wiki',
-        status: 'IN_PROGRESS',
-        createdAt: '2026-11-23T08:00:00.000Z',
-        startedAt: '2026-11-23T09:15:02.311Z',
-        completedAt: null,
-        projectId: null,
-        explorationData: null,
-        explorationSummary: null,
-        errorMessage: null,
-        retryCount: 0,
-        lastRetryAt: null,
-        attempt: 1,
-        leaseExpiresAt: '2026-11-23T09:21:42.007Z',
-        worker: 'crawler-7',
-        availableAt: null,
-      },
-    },
+    request: { id: ex.TASK_ID, leaseToken: ex.LEASE_TOKEN },
+    response: { success: true, task: ex.exampleTask('IN_PROGRESS') },
   },
 };
 
