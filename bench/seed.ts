@@ -11,6 +11,7 @@ import {
   tagSlugs,
   taskUrl,
 } from './data.ts';
+import { prepareSearch } from './search.ts';
 
 type Pool = DatabaseHandle['pool'];
 type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
@@ -273,6 +274,7 @@ async function main() {
       `seeded ${projects} projects and ${tasks} tasks in ${result.seconds.toFixed(1)} s ` +
         `(VACUUM ANALYZE ${result.vacuumSeconds.toFixed(1)} s)`,
     );
+    console.log(`search columns filled in ${(await prepareSearch(handle.db)).toFixed(1)} s`);
   } finally {
     await handle.close();
   }

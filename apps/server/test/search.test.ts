@@ -396,4 +396,48 @@ describe.each(targets)('search property on $name', (target) => {
       expect(new Map(first.facets.tags.map((x: any) => [x.slug, x.count])), label).toEqual(tagCounts);
     }
   });
+
+  it('keeps the maintained counts (total without q, tags projectCount) exact through concurrent writes', async () => {
+    // runs last: it changes the data. Concurrent batches retag and archive/unarchive projects,
+    // add new ones and delete some; then every count read from the counters equals a count of rows.
+    const body = (p: any, i: number) => ({
+      name: p.name,
+      description: p.description,
+      status: p.status === 'ACTIVE' ? 'ARCHIVED' : 'ACTIVE',
+      tags: [TAGS[i % TAGS.length]!, TAGS[(i + 2) % TAGS.length]!],
+      links: p.links.map((l: any) => ({ type: l.type, url: l.url })),
+    });
+    const writes = await Promise.all([
+      ...[0, 1, 2, 3].map((w) =>
+        s.call('POST', '/api/webhook/projects', {
+          body: { projects: all.slice(w * 6, w * 6 + 6).map((p, i) => body(p, w + i)) },
+        }),
+      ),
+      s.call('POST', '/api/webhook/projects', {
+        body: { projects: Array.from({ length: 5 }, () => ({ ...project(), tags: [TAGS[1]!, TAGS[4]!] })) },
+      }),
+      ...all.slice(40, 44).map((p) => s.call('DELETE', `/api/projects/${p.slug}`)),
+    ]);
+    for (const w of writes) expect(w.status).toBe(200);
+
+    const now: any[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await s.call('GET', `/api/projects?${qs({ limit: 100, cursor, status: 'ALL' })}`, {
+        key: false,
+      });
+      now.push(...r.json.projects);
+      cursor = r.json.nextCursor ?? undefined;
+    } while (cursor);
+    expect(now.length).toBe(all.length + 5 - 4);
+    for (const status of ['ALL', 'ACTIVE', 'ARCHIVED'] as const) {
+      const r = await s.call('GET', `/api/projects?status=${status}&limit=1`, { key: false });
+      expect(r.json.total, status).toBe(now.filter((p) => status === 'ALL' || p.status === status).length);
+      expect(r.json.totalExact).toBe(true);
+    }
+    const tags = await s.call('GET', '/api/tags?limit=100', { key: false });
+    const counted = count(now.flatMap((p) => p.tags.map((t: any) => t.slug)));
+    for (const t of tags.json.tags) expect(t.projectCount, t.slug).toBe(counted.get(t.slug) ?? 0);
+    expect(tags.json.tags.filter((t: any) => t.projectCount > 0).length).toBe(counted.size);
+  });
 });

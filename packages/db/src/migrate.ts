@@ -3,6 +3,7 @@ import * as initial from './migrations/2026_11_22_000000_initial.ts';
 import * as search from './migrations/2026_11_23_000100_search.ts';
 import * as queue from './migrations/2026_11_23_000200_queue.ts';
 import * as changes from './migrations/2026_11_23_000300_changes.ts';
+import * as counts from './migrations/2026_11_24_000400_counts.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_000100_search': search,
   '2026_11_23_000200_queue': queue,
   '2026_11_23_000300_changes': changes,
+  '2026_11_24_000400_counts': counts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

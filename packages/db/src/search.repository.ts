@@ -192,9 +192,14 @@ export async function findProjectPage(
     ...(key.compare ? [key.compare] : []),
     ...(q.asOf ? [sql`p.updated_at <= ${q.asOf}::timestamptz`] : []),
   ]);
+  // Without q and without filters other than status, the total is a sum of the maintained
+  // per-status counters (migration 2026_11_24_000400_counts), exact and the same cost at any size.
+  const onlyStatus = !q.search && where.length === (q.status ? 1 : 0);
   const total = q.search
     ? sql`(select count(*)::int from m)`
-    : sql`(select count(*)::int from (select 1 from projects p ${whereClause(where)} limit ${TOTAL_CAP + 1}::int) c)`;
+    : onlyStatus
+      ? sql`(select coalesce(sum(n), 0)::int from project_counts ${q.status ? sql`where status = ${q.status}::text` : sql``})`
+      : sql`(select count(*)::int from (select 1 from projects p ${whereClause(where)} limit ${TOTAL_CAP + 1}::int) c)`;
   const pageScore = q.search ? sql`, p.score` : sql`, null::int as score`;
   const result = await sql<{ total: number; items: ProjectListItem[]; as_of: string }>`
     with ${matches} page as (
@@ -281,7 +286,7 @@ export interface TagListItem {
   sortKey: string | number;
 }
 
-/** A page of tags with their project counts (counted from the project_tags index). */
+/** A page of tags with their project counts (the maintained tag_counts, migration 2026_11_24_000400_counts). */
 export async function findTagPage(db: Db, q: TagPageQuery): Promise<TagListItem[]> {
   const where: RawBuilder<unknown>[] = [];
   if (q.patterns?.length)
@@ -300,7 +305,7 @@ export async function findTagPage(db: Db, q: TagPageQuery): Promise<TagListItem[
       ${byCount ? sql`tg.project_count` : sql`tg.name_sort`} as "sortKey"
     from (
       select t.id, t.name, t.name_en, t.slug, t.name_sort, t.search_name, coalesce(c.n, 0)::int as project_count
-      from tags t left join (select tag_id, count(*) as n from project_tags group by tag_id) c on c.tag_id = t.id
+      from tags t left join (select tag_id, sum(n) as n from tag_counts group by tag_id) c on c.tag_id = t.id
     ) tg
     ${whereClause(where)}
     order by ${byCount ? sql`tg.project_count desc, tg.id asc` : sql`tg.name_sort asc, tg.id asc`}

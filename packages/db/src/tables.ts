@@ -87,6 +87,20 @@ export interface DiscoveryTaskCountsTable {
   n: number;
 }
 
+/** Written only by triggers (migration 2026_11_24_000400_counts): projects per status, sharded. */
+export interface ProjectCountsTable {
+  status: ProjectStatus;
+  shard: number;
+  n: number;
+}
+
+/** Written only by triggers (migration 2026_11_24_000400_counts): projects per tag, sharded. */
+export interface TagCountsTable {
+  tag_id: string;
+  shard: number;
+  n: number;
+}
+
 export interface QueueTotalsTable {
   name: string;
   value: number;
@@ -130,6 +144,8 @@ export interface Database {
   discovery_tasks: DiscoveryTasksTable;
   discovery_task_counts: DiscoveryTaskCountsTable;
   queue_totals: QueueTotalsTable;
+  project_counts: ProjectCountsTable;
+  tag_counts: TagCountsTable;
   changes: ChangesTable;
   webhooks: WebhooksTable;
 }
