@@ -77,7 +77,7 @@ const SCORE = (whole: string) => sql`(case
   when exists (select 1 from unnest(p.search_keys) k where k <> '' and starts_with(k, ${whole}::text)) then 80
   else 20 * m.cls end)`;
 
-type Facet = 'status' | 'tags' | 'linkTypes';
+export type Facet = 'status' | 'tags' | 'linkTypes';
 
 /** The FROM clause: projects, with the match class when searching. */
 function from(f: ProjectFilters): RawBuilder<unknown> {
@@ -171,7 +171,8 @@ function sortKey(q: ProjectPageQuery): {
 export async function findProjectPage(
   db: Db,
   q: ProjectPageQuery,
-): Promise<{ items: ProjectListItem[]; total: number; asOf: string }> {
+  facets: Facet[] = [],
+): Promise<{ items: ProjectListItem[]; total: number; asOf: string; facets?: ProjectFacets }> {
   const key = sortKey(q);
   const where = conditions(q);
   const dir = sql.raw(q.order);
@@ -180,10 +181,20 @@ export async function findProjectPage(
   // they are read once, materialised with their score, and the page and the total come
   // from that set. Without q, the page is an index-ordered keyset scan and the total
   // counts at most TOTAL_CAP + 1 rows.
-  const matches = q.search
-    ? sql`m as materialized (select p.id, p.updated_at, p.created_at, p.name_sort, ${SCORE(q.search.whole)} as score
-        from ${from(q)} ${whereClause(where)}),`
-    : sql``;
+  // With q and facets, the matches of q and the filters that are not facets are read once
+  // (c, with whether each facet filter holds); the page's matches are those where all hold.
+  const withFacets = q.search !== undefined && facets.length > 0;
+  const parts = filterParts(q);
+  const matches = !q.search
+    ? sql``
+    : withFacets
+      ? sql`c as materialized (select p.id, p.updated_at, p.created_at, p.name_sort, ${SCORE(q.search.whole)} as score,
+            p.status, p.tag_ids, p.link_types, ${holds(parts.status)} as s_ok, ${holds(parts.tags)} as t_ok,
+            ${holds(parts.linkTypes)} as l_ok
+          from ${from(q)} ${whereClause(nonFacetConditions(parts))}),
+        m as (select id, updated_at, created_at, name_sort, score from c where s_ok and t_ok and l_ok),`
+      : sql`m as materialized (select p.id, p.updated_at, p.created_at, p.name_sort, ${SCORE(q.search.whole)} as score
+          from ${from(q)} ${whereClause(where)}),`;
   const pageFrom = q.search
     ? sql`(select id, updated_at, created_at, name_sort, score from m) p`
     : sql`projects p`;
@@ -201,7 +212,8 @@ export async function findProjectPage(
       ? sql`(select coalesce(sum(n), 0)::int from project_counts ${q.status ? sql`where status = ${q.status}::text` : sql``})`
       : sql`(select count(*)::int from (select 1 from projects p ${whereClause(where)} limit ${TOTAL_CAP + 1}::int) c)`;
   const pageScore = q.search ? sql`, p.score` : sql`, null::int as score`;
-  const result = await sql<{ total: number; items: ProjectListItem[]; as_of: string }>`
+  const facetColumns = withFacets ? sql`, ${sql.join(facetSelects(facets), sql`, `)}` : sql``;
+  const result = await sql<{ total: number; items: ProjectListItem[]; as_of: string } & ProjectFacets>`
     with ${matches} page as (
       select p.id, ${key.key} as sort_key ${pageScore}
       from ${pageFrom} ${pageWhereText} order by ${key.order} limit ${q.limit + 1}::int
@@ -221,10 +233,11 @@ export async function findProjectPage(
         'sortKey', page.sort_key, 'score', page.score
       ) order by page.sort_key ${dir}, page.id ${dir}), '[]')
       from page cross join lateral (select * from projects where id = page.id limit 1) p
-      ) as items
+      ) as items ${facetColumns}
   `.execute(db);
   const row = result.rows[0]!;
-  return { items: row.items, total: row.total, asOf: row.as_of };
+  const { items, total: count, as_of, ...found } = row;
+  return { items, total: count, asOf: as_of, ...(withFacets && { facets: topTags(found) }) };
 }
 
 export interface ProjectFacets {
@@ -241,32 +254,49 @@ export interface ProjectFacets {
 export async function findProjectFacets(db: Db, f: ProjectFilters, facets: Facet[]): Promise<ProjectFacets> {
   if (facets.length === 0) return {};
   const parts = filterParts(f);
-  const base = [parts.search, ...parts.others].filter((c): c is RawBuilder<unknown> => c !== undefined);
-  const holds = (c: RawBuilder<unknown> | undefined) => c ?? sql`true`;
+  const result = await sql<ProjectFacets>`
+    with c as materialized (
+      select p.status, p.tag_ids, p.link_types,
+        ${holds(parts.status)} as s_ok, ${holds(parts.tags)} as t_ok, ${holds(parts.linkTypes)} as l_ok
+      from ${from(f)} ${whereClause(nonFacetConditions(parts))}
+    )
+    select ${sql.join(facetSelects(facets), sql`, `)}`.execute(db);
+  return topTags(result.rows[0]!);
+}
+
+const holds = (c: RawBuilder<unknown> | undefined) => c ?? sql`true`;
+
+/** The conditions of q and of the filters that are not facets. */
+const nonFacetConditions = (parts: ReturnType<typeof filterParts>) =>
+  [parts.search, ...parts.others].filter((c): c is RawBuilder<unknown> => c !== undefined);
+
+/** The top 50 tags (EXTENSIONS A): the database ranks 200, ties by slug decide the last places. */
+function topTags(row: ProjectFacets): ProjectFacets {
+  return row.tags ? { ...row, tags: row.tags.slice(0, 50) } : row;
+}
+
+/**
+ * One column per facet asked for, counted over the CTE `c` (the rows matching q and the
+ * filters that are not facets, with s_ok/t_ok/l_ok telling whether each facet filter holds):
+ * each facet counts the rows where every filter but its own holds. Arrays are unnested in the
+ * select list (a ProjectSet), about twice as fast as a lateral unnest() per row.
+ */
+function facetSelects(facets: Facet[]): RawBuilder<unknown>[] {
   const selects: RawBuilder<unknown>[] = [];
   if (facets.includes('status'))
     selects.push(sql`(select coalesce(json_agg(json_build_object('value', value, 'count', count) order by count desc, value), '[]')
       from (select status as value, count(*)::int as count from c where t_ok and l_ok group by status) s) as status`);
   if (facets.includes('linkTypes'))
     selects.push(sql`(select coalesce(json_agg(json_build_object('value', value, 'count', count) order by count desc, value), '[]')
-      from (select lt.value, count(*)::int as count from c cross join unnest(c.link_types) as lt(value)
-        where s_ok and t_ok group by lt.value) s) as "linkTypes"`);
+      from (select value, count(*)::int as count from (select unnest(c.link_types) as value from c where s_ok and t_ok) lt
+        group by value) s) as "linkTypes"`);
   if (facets.includes('tags'))
     selects.push(sql`(select coalesce(json_agg(json_build_object('slug', t.slug, 'name', t.name, 'nameEn', t.name_en,
         'count', x.count) order by x.count desc, t.slug), '[]')
-      from (select tg.id, count(*)::int as count from c cross join unnest(c.tag_ids) as tg(id)
-        where s_ok and l_ok group by tg.id order by count(*) desc, tg.id limit 200) x
+      from (select id, count(*)::int as count from (select unnest(c.tag_ids) as id from c where s_ok and l_ok) tg
+        group by id order by count(*) desc, id limit 200) x
       cross join lateral (select * from tags where id = x.id limit 1) t) as tags`);
-  const result = await sql<ProjectFacets>`
-    with c as materialized (
-      select p.status, p.tag_ids, p.link_types,
-        ${holds(parts.status)} as s_ok, ${holds(parts.tags)} as t_ok, ${holds(parts.linkTypes)} as l_ok
-      from ${from(f)} ${whereClause(base)}
-    )
-    select ${sql.join(selects, sql`, `)}`.execute(db);
-  const row = result.rows[0]!;
-  if (row.tags) row.tags = row.tags.slice(0, 50);
-  return row;
+  return selects;
 }
 
 export interface TagPageQuery {

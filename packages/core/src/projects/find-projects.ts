@@ -90,18 +90,23 @@ export const findProjects = publicProcedure
       };
     }
     const query = { ...filters, search };
-    const [page, facets] = await Promise.all([
-      findProjectPage(ctx.db, {
-        ...query,
-        sort,
-        order,
-        limit: input.limit,
-        after,
-        asOf: after?.asOf,
-        includeContent: input.include === 'content',
-      }),
-      facetNames.length > 0 ? findProjectFacets(ctx.db, query, facetNames) : undefined,
-    ]);
+    const pageQuery = {
+      ...query,
+      sort,
+      order,
+      limit: input.limit,
+      after,
+      asOf: after?.asOf,
+      includeContent: input.include === 'content',
+    };
+    // With q, the page and the facets come from one read of the matches (one statement);
+    // without q, the page is an index-ordered scan and the facets a query of their own.
+    const [page, facets] = search
+      ? await findProjectPage(ctx.db, pageQuery, facetNames).then((p) => [p, p.facets] as const)
+      : await Promise.all([
+          findProjectPage(ctx.db, pageQuery),
+          facetNames.length > 0 ? findProjectFacets(ctx.db, query, facetNames) : undefined,
+        ]);
     const hasMore = page.items.length > input.limit;
     const items = page.items.slice(0, input.limit);
     const last = items[items.length - 1];
