@@ -439,5 +439,18 @@ describe.each(targets)('search property on $name', (target) => {
     const counted = count(now.flatMap((p) => p.tags.map((t: any) => t.slug)));
     for (const t of tags.json.tags) expect(t.projectCount, t.slug).toBe(counted.get(t.slug) ?? 0);
     expect(tags.json.tags.filter((t: any) => t.projectCount > 0).length).toBe(counted.size);
+    // facets of the whole directory (read from the counts), and with a status filter (its own)
+    for (const status of ['ALL', 'ARCHIVED'] as const) {
+      const f = await s.call('GET', `/api/projects?facets=tags,status,linkTypes&limit=1&status=${status}`, {
+        key: false,
+      });
+      const pairs = (xs: any[]) => new Map(xs.map((x) => [x.value ?? x.slug, x.count]));
+      expect(pairs(f.json.facets.status)).toEqual(count(now.map((p) => p.status)));
+      const shown = now.filter((p) => status === 'ALL' || p.status === status);
+      expect(pairs(f.json.facets.tags)).toEqual(count(shown.flatMap((p) => p.tags.map((t: any) => t.slug))));
+      expect(pairs(f.json.facets.linkTypes)).toEqual(
+        count(shown.flatMap((p) => [...new Set<string>(p.links.map((l: any) => l.type))])),
+      );
+    }
   });
 });

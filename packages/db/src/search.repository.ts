@@ -209,7 +209,8 @@ export async function findProjectPage(
   const total = q.search
     ? sql`(select count(*)::int from m)`
     : onlyStatus
-      ? sql`(select coalesce(sum(n), 0)::int from project_counts ${q.status ? sql`where status = ${q.status}::text` : sql``})`
+      ? sql`(select coalesce(sum(n), 0)::int from project_facet_counts
+          where facet = 'status' ${q.status ? sql`and value = ${q.status}::text` : sql``})`
       : sql`(select count(*)::int from (select 1 from projects p ${whereClause(where)} limit ${TOTAL_CAP + 1}::int) c)`;
   const pageScore = q.search ? sql`, p.score` : sql`, null::int as score`;
   const facetColumns = withFacets ? sql`, ${sql.join(facetSelects(facets), sql`, `)}` : sql``;
@@ -254,14 +255,41 @@ export interface ProjectFacets {
 export async function findProjectFacets(db: Db, f: ProjectFilters, facets: Facet[]): Promise<ProjectFacets> {
   if (facets.length === 0) return {};
   const parts = filterParts(f);
+  // Without q and without any filter but its own, a facet counts the whole directory: it is
+  // read from the maintained counts. The others count the matching rows, read once.
+  const own = { status: parts.status, tags: parts.tags, linkTypes: parts.linkTypes };
+  const counted = (facet: Facet) =>
+    !f.search &&
+    parts.others.length === 0 &&
+    Object.entries(own).every(([name, condition]) => name === facet || condition === undefined);
+  const scanned = facets.filter((facet) => !counted(facet));
+  const selects = [...facets.filter(counted).map(countedFacet), ...facetSelects(scanned)];
   const result = await sql<ProjectFacets>`
-    with c as materialized (
-      select p.status, p.tag_ids, p.link_types,
-        ${holds(parts.status)} as s_ok, ${holds(parts.tags)} as t_ok, ${holds(parts.linkTypes)} as l_ok
-      from ${from(f)} ${whereClause(nonFacetConditions(parts))}
-    )
-    select ${sql.join(facetSelects(facets), sql`, `)}`.execute(db);
+    ${
+      scanned.length > 0
+        ? sql`with c as materialized (
+            select p.status, p.tag_ids, p.link_types,
+              ${holds(parts.status)} as s_ok, ${holds(parts.tags)} as t_ok, ${holds(parts.linkTypes)} as l_ok
+            from ${from(f)} ${whereClause(nonFacetConditions(parts))}
+          )`
+        : sql``
+    }
+    select ${sql.join(selects, sql`, `)}`.execute(db);
   return topTags(result.rows[0]!);
+}
+
+/** A facet of the whole directory, from the maintained counts (same shape and order as facetSelects). */
+function countedFacet(facet: Facet): RawBuilder<unknown> {
+  const sums = (name: string) =>
+    sql`select value, sum(n)::int as count from project_facet_counts where facet = ${name}::text
+      group by value having sum(n) > 0`;
+  if (facet === 'tags')
+    return sql`(select coalesce(json_agg(json_build_object('slug', t.slug, 'name', t.name, 'nameEn', t.name_en,
+        'count', x.count) order by x.count desc, t.slug), '[]')
+      from (${sums('tag')} order by count desc, value limit 200) x
+      cross join lateral (select * from tags where id = x.value limit 1) t) as tags`;
+  return sql`(select coalesce(json_agg(json_build_object('value', value, 'count', count) order by count desc, value), '[]')
+    from (${sums(facet === 'status' ? 'status' : 'linkType')}) s) as ${sql.ref(facet)}`;
 }
 
 const holds = (c: RawBuilder<unknown> | undefined) => c ?? sql`true`;
@@ -316,7 +344,7 @@ export interface TagListItem {
   sortKey: string | number;
 }
 
-/** A page of tags with their project counts (the maintained tag_counts, migration 2026_11_24_000400_counts). */
+/** A page of tags with their project counts (maintained: project_facet_counts, migration 2026_11_24_000400_counts). */
 export async function findTagPage(db: Db, q: TagPageQuery): Promise<TagListItem[]> {
   const where: RawBuilder<unknown>[] = [];
   if (q.patterns?.length)
@@ -335,7 +363,8 @@ export async function findTagPage(db: Db, q: TagPageQuery): Promise<TagListItem[
       ${byCount ? sql`tg.project_count` : sql`tg.name_sort`} as "sortKey"
     from (
       select t.id, t.name, t.name_en, t.slug, t.name_sort, t.search_name, coalesce(c.n, 0)::int as project_count
-      from tags t left join (select tag_id, sum(n) as n from tag_counts group by tag_id) c on c.tag_id = t.id
+      from tags t left join (select value as tag_id, sum(n) as n from project_facet_counts where facet = 'tag'
+        group by value) c on c.tag_id = t.id
     ) tg
     ${whereClause(where)}
     order by ${byCount ? sql`tg.project_count desc, tg.id asc` : sql`tg.name_sort asc, tg.id asc`}

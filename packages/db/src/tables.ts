@@ -87,16 +87,13 @@ export interface DiscoveryTaskCountsTable {
   n: number;
 }
 
-/** Written only by triggers (migration 2026_11_24_000400_counts): projects per status, sharded. */
-export interface ProjectCountsTable {
-  status: ProjectStatus;
-  shard: number;
-  n: number;
-}
-
-/** Written only by triggers (migration 2026_11_24_000400_counts): projects per tag, sharded. */
-export interface TagCountsTable {
-  tag_id: string;
+/**
+ * Written only by triggers (migration 2026_11_24_000400_counts): the number of projects per
+ * status, tag id and link type, sharded; a count is the sum over shards.
+ */
+export interface ProjectFacetCountsTable {
+  facet: 'status' | 'tag' | 'linkType';
+  value: string;
   shard: number;
   n: number;
 }
@@ -144,8 +141,7 @@ export interface Database {
   discovery_tasks: DiscoveryTasksTable;
   discovery_task_counts: DiscoveryTaskCountsTable;
   queue_totals: QueueTotalsTable;
-  project_counts: ProjectCountsTable;
-  tag_counts: TagCountsTable;
+  project_facet_counts: ProjectFacetCountsTable;
   changes: ChangesTable;
   webhooks: WebhooksTable;
 }
