@@ -130,6 +130,9 @@ export interface ProjectSearchColumns {
 
 const compact = (toks: string[]) => toks.join('');
 
+/** search_keys holds exactly this many keys, by position: name, nameEn, slug, pinyin, initials ('' when none). */
+export const KEY_COUNT = 5;
+
 export function projectSearchColumns(p: ProjectSearchSource): ProjectSearchColumns {
   const syllables = pinyinSyllables(p.name);
   const full = syllables.join('');
