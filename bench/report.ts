@@ -187,6 +187,31 @@ function targets(report: Report): Target[] {
       .join(', '),
   });
 
+  // Browse and search (issue 8): ratios to GET-by-slug req/s in the same run.
+  const searchTargets: [string, string, number][] = [
+    ['search-list', 'list page (no q)', 0.5],
+    ['search-zh', 'search by a two-character Chinese word (q=模型)', 0.3],
+    ['search-en', 'search by an English word (q=engine)', 0.3],
+    ['search-initials', 'search by initials (q=kyzs)', 0.3],
+    ['search-facets', 'search with all three facets', 0.15],
+  ];
+  for (const [key, what, min] of searchTargets) {
+    const rows = perSize(key).map(({ size, m }) => {
+      const by = slug.find((x) => x.size === size)?.m;
+      return { size, ratio: m && by ? m.reqPerSec / by.reqPerSec : undefined };
+    });
+    if (rows.every((r) => r.ratio === undefined)) continue;
+    list.push({
+      name: `${what} ≥ ${min} × GET by slug`,
+      met: rows.every((r) => r.ratio !== undefined) ? rows.every((r) => r.ratio! >= min) : undefined,
+      detail: rows
+        .map(
+          (r) => `${fmtInt(r.size.projects)}: ${r.ratio === undefined ? 'not measured' : r.ratio.toFixed(2)}`,
+        )
+        .join(', '),
+    });
+  }
+
   const scaled = scaling(report).filter((s) => s.key !== 'baseline-slug');
   const worse = scaled.filter((s) => s.worst > 1.5);
   const sizes = report.sizes.map((s) => fmtInt(s.projects));
@@ -346,6 +371,14 @@ statement, two connections), then \`VACUUM (ANALYZE)\`.
 - \`claim\`: PATCH /api/discovery/tasks/{id} {"status":"IN_PROGRESS"}, each request on another
   PENDING task added for this scenario, so every answer should be 200; a 409 means a task was
   claimed twice.
+- \`search-list\`: GET /api/projects, the first page (20 projects, newest first) without q.
+- \`search-zh\`, \`search-en\`, \`search-initials\`: GET /api/projects?q=模型 (one of ten Chinese
+  nouns of the generated names and descriptions: it matches 27% of the projects), q=engine (16%),
+  q=kyzs (the initials of 开源助手, a name of 0.7% of the projects), ranked by relevance.
+- \`search-facets\`: GET /api/projects?q=模型&facets=tags,status,linkTypes.
+- \`search-tags\`: GET /api/tags (the 50 tags with the most projects).
+  The seeded rows get their search columns from the search migration's backfill (bench/search.ts),
+  then VACUUM FULL gives the table the layout rows written once through the API have.
 
 req/s counts responses of any status; p50 and p99 are the latencies of all responses, from
 autocannon's per-response times (not its whole-millisecond histogram). non-2xx lists other

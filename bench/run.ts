@@ -70,6 +70,19 @@ const only = setting('scenarios', 'BENCH_SCENARIOS', '')
 const adminUrl = setting('database-url', 'BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test');
 const apiKey = `bench-${randomBytes(12).toString('hex')}`;
 
+/** The text between two markers of a file (markers included), if the file has them. */
+function keptBetween(file: string, start: string, end: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const at = text.indexOf(start);
+  const to = text.indexOf(end);
+  return at >= 0 && to > at ? text.slice(at, to + end.length) : undefined;
+}
+
 // Whatever happens, the children stop and the databases go.
 const children = new Set<Child>();
 const databases = new Set<Database>();
@@ -175,11 +188,13 @@ try {
   }
   if (flags.write) {
     const file = join(ROOT, 'bench/RESULTS.md');
-    // The web console's section (bench/web.ts writes it) is kept.
+    // Kept: the web console's section (bench/web.ts writes it) and the written analysis of the
+    // search figures (between its markers).
     const web = currentSection();
+    const analysis = keptBetween(file, '<!-- search analysis -->', '<!-- /search analysis -->');
     const before = queueOnly
       ? readFileSync(file, 'utf8')
-      : renderMarkdown(report) + (web ? `\n${web}\n` : '');
+      : renderMarkdown(report) + [analysis, web].map((x) => (x ? `\n${x}\n` : '')).join('');
     writeFileSync(file, queue.length ? withQueueSection(before, renderQueueSection(queue)) : before);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
