@@ -203,6 +203,29 @@ describe.each(targets)('browse and search on $name', (target) => {
   });
 });
 
+describe.each(targets)('a tag’s English name is searchable on $name', (target) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(target);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('finds a project by its tag’s stored nameEn when its own input left the nameEn out', async () => {
+    const tag = { name: '专属标签甲', nameEn: 'Quokkatag' };
+    const first = project({ tags: [tag] });
+    const second = project({ tags: [{ name: tag.name }] });
+    for (const p of [first, second])
+      expect((await s.call('POST', '/api/webhook/projects', { body: { projects: [p] } })).json.created).toBe(
+        1,
+      );
+    const r = await s.call('GET', '/api/projects?q=quokkatag', { key: false });
+    expect(r.json.projects.map((p: any) => p.name).sort()).toEqual([first.name, second.name].sort());
+    expect(r.json.projects.map((p: any) => p.match.field)).toEqual(['tags', 'tags']);
+  });
+});
+
 /*
  * The property: for random filters, sorts and page sizes, walking every page returns exactly
  * what a brute-force filter over all rows returns, each once, in order; facet counts equal a
