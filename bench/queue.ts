@@ -118,8 +118,9 @@ async function runSize(settings: QueueBenchSettings, tasks: number, tag: string)
     await migrateToLatest(handle.db);
     const t0 = performance.now();
     await seedCompleted(handle.pool, tasks);
-    // enough PENDING tasks for the claim loops at 3× the target, and for the cycles
-    await seedPending(handle.pool, `c${tag}`, Math.max(60_000, 15_000 * settings.duration));
+    // enough PENDING tasks for the claim loops at 8× the target (an idle machine claims
+    // about 20,000 tasks/s); the cycles get their own after the claims (below)
+    await seedPending(handle.pool, `c${tag}`, Math.max(100_000, 40_000 * settings.duration));
     await handle.pool.query('vacuum (analyze) discovery_tasks');
     const seedSeconds = (performance.now() - t0) / 1000;
     console.log(`seeded in ${seedSeconds.toFixed(1)} s into ${database.name}`);
@@ -159,6 +160,10 @@ async function runSize(settings: QueueBenchSettings, tasks: number, tag: string)
       return n;
     });
     console.log(`  claim (batch 50, ${WORKERS} workers): ${Math.round(claimPerSec)} tasks/s`);
+
+    // the cycles' own PENDING tasks, first in queue order (the claims may have left none)
+    await seedPending(handle.pool, `y${tag}`, 20_000 + 2_000 * settings.duration);
+    await handle.pool.query('analyze discovery_tasks');
 
     const cyclePerSec = await loops(settings.duration, async (w, until) => {
       let n = 0;
