@@ -171,10 +171,11 @@ function sortKey(q: ProjectPageQuery): {
 }
 
 /**
- * One page (limit + 1 rows, to tell whether there is more) and the capped total, in one
- * statement: the page is an index-ordered keyset scan (one (key, id) btree per sort), its
- * tags and links are read for the page rows only, after the LIMIT; the total counts at most
- * TOTAL_CAP + 1 matching rows.
+ * One page (limit + 1 rows, to tell whether there is more), the capped total and, with q,
+ * the facets asked for, in one statement: without q the page is an index-ordered keyset scan
+ * (one (key, id) btree per sort); its tags and links are read for the page rows only, after
+ * the LIMIT; the total counts at most TOTAL_CAP + 1 matching rows, or is read from the
+ * maintained counts when no filter but status is given.
  */
 export async function findProjectPage(
   db: Db,
@@ -186,11 +187,11 @@ export async function findProjectPage(
   const dir = sql.raw(q.order);
   const content = q.includeContent ? sql`, 'content', p.content, 'contentEn', p.content_en` : sql``;
   // With q, every match is found anyway (the GIN index gives candidates, strpos decides):
-  // they are read once, materialised with their score, and the page and the total come
-  // from that set. Without q, the page is an index-ordered keyset scan and the total
-  // counts at most TOTAL_CAP + 1 rows.
-  // With q and facets, the matches of q and the filters that are not facets are read once
-  // (c, with whether each facet filter holds); the page's matches are those where all hold.
+  // they are read once, materialised with their score, and the page, the total and the
+  // facets asked for come from that set. With facets, the set read (c) holds the matches of
+  // q and of the filters that are not facets, with whether each facet filter holds; the
+  // page's matches (m) are those where all hold. Without q, the page is an index-ordered
+  // keyset scan and the total is counted as below.
   const withFacets = q.search !== undefined && facets.length > 0;
   const parts = filterParts(q);
   const matches = !q.search
