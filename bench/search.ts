@@ -1,6 +1,7 @@
 import type { Kysely } from '../packages/db/src/index.ts';
 import { sql } from '../packages/db/src/index.ts';
 import { backfillSearchColumns } from '../packages/db/src/migrations/2026_11_23_000100_search.ts';
+import { backfillTagSearchText } from '../packages/db/src/migrations/2026_11_24_000500_tag_search.ts';
 import type { Scenario, ScenarioOptions } from './scenarios.ts';
 
 /*
@@ -14,6 +15,7 @@ export async function prepareSearch(db: Kysely<any>): Promise<number> {
   const started = performance.now();
   await sql`drop index projects_search_grams_idx, projects_tag_ids_idx`.execute(db);
   await backfillSearchColumns(db);
+  await backfillTagSearchText(db);
   await sql`
     create index projects_search_grams_idx on projects using gin (search_grams);
     create index projects_tag_ids_idx on projects using gin (tag_ids);

@@ -224,6 +224,28 @@ describe.each(targets)('a tag’s English name is searchable on $name', (target)
     expect(r.json.projects.map((p: any) => p.name).sort()).toEqual([first.name, second.name].sort());
     expect(r.json.projects.map((p: any) => p.match.field)).toEqual(['tags', 'tags']);
   });
+
+  it('finds projects tagged before their tag got its English name', async () => {
+    const name = '后补标签乙';
+    const early = project({ tags: [{ name }] });
+    expect(
+      (await s.call('POST', '/api/webhook/projects', { body: { projects: [early] } })).json.created,
+    ).toBe(1);
+    const before = await s.call('GET', '/api/projects?q=wombattag', { key: false });
+    expect(before.json.projects).toEqual([]);
+    // a later project gives the tag its English name: the earlier one is found by it too
+    const late = project({ tags: [{ name, nameEn: 'Wombattag' }] });
+    expect((await s.call('POST', '/api/webhook/projects', { body: { projects: [late] } })).json.created).toBe(
+      1,
+    );
+    const r = await s.call('GET', '/api/projects?q=wombattag', { key: false });
+    expect(r.json.projects.map((p: any) => p.name).sort()).toEqual([early.name, late.name].sort());
+    expect(r.json.projects.map((p: any) => p.match)).toEqual([
+      { field: 'tags', score: 40 },
+      { field: 'tags', score: 40 },
+    ]);
+    expect(r.json.total).toBe(2);
+  });
 });
 
 /*

@@ -4,6 +4,7 @@ import * as search from './migrations/2026_11_23_000100_search.ts';
 import * as queue from './migrations/2026_11_23_000200_queue.ts';
 import * as changes from './migrations/2026_11_23_000300_changes.ts';
 import * as counts from './migrations/2026_11_24_000400_counts.ts';
+import * as tagSearch from './migrations/2026_11_24_000500_tag_search.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_000200_queue': queue,
   '2026_11_23_000300_changes': changes,
   '2026_11_24_000400_counts': counts,
+  '2026_11_24_000500_tag_search': tagSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,9 +10,11 @@ import { pinyin } from 'pinyin-pro';
  *
  * How it works. Text is normalised (NFKD, marks stripped, lower case) and cut into tokens:
  * runs of CJK characters and runs of other letters/digits; everything else separates. A
- * project keeps three haystacks (" tok tok … "): its name (name, nameEn, slug, the name's
- * pinyin syllables, full pinyin and initials), its tags (names and English names) and its
- * description (description, descriptionEn). A query is cut the same way into terms; a term
+ * project is matched against three haystacks (" tok tok … "): its name (name, nameEn, slug,
+ * the name's pinyin syllables, full pinyin and initials), its tags (names and English names:
+ * each tag's search_text, read at query time; the project's own search_tags copy is what the
+ * tests' brute force compares with) and its description (description, descriptionEn). A
+ * query is cut the same way into terms; a term
  * matches a haystack when
  *   - a CJK term (any length) is a substring of it;
  *   - a term of 3 or more letters/digits is a substring of it (so `tongyi` and `qianwen`
@@ -120,6 +122,7 @@ export interface ProjectSearchSource {
 
 export interface ProjectSearchColumns {
   search_name: string;
+  /** The tags' text as written with the project; queries read the tags' own (TagSearchColumns.search_text). */
   search_tags: string;
   search_desc: string;
   /** name, nameEn, slug, pinyin, initials without spaces: the keys of exact and prefix matches. */
@@ -158,7 +161,14 @@ export function projectSearchColumns(p: ProjectSearchSource): ProjectSearchColum
 }
 
 export interface TagSearchColumns {
+  /** What GET /api/tags?q= matches: names, slug, pinyin and initials. */
   search_name: string;
+  /**
+   * What a project's tag matches when searching projects: the tokens of the name and English
+   * name, as a project's own tag haystack held them (search.repository.ts reads the tags
+   * at query time, so a tag's English name given later reaches every project it tags).
+   */
+  search_text: string;
   name_sort: string;
 }
 
@@ -172,7 +182,11 @@ export function tagSearchColumns(t: { name: string; nameEn: string | null; slug:
     ...syllables,
     ...(full ? [full, syllables.map((s) => s[0]).join('')] : []),
   ];
-  return { search_name: haystack(toks), name_sort: nameSortKey(t.name) };
+  return {
+    search_name: haystack(toks),
+    search_text: haystack([...tokens(t.name), ...tokens(t.nameEn)]),
+    name_sort: nameSortKey(t.name),
+  };
 }
 
 export interface SearchQuery {
@@ -182,6 +196,8 @@ export interface SearchQuery {
   patterns: string[];
   /** The grams every match contains. */
   grams: string[];
+  /** Per term (same order as patterns): the grams a project whose name or description holds it contains. */
+  termGrams: string[][];
 }
 
 /** A query cut into terms (at most MAX_QUERY_TERMS, the rest dropped); undefined when it has none. */
@@ -189,19 +205,26 @@ export function searchQuery(q: string): SearchQuery | undefined {
   const terms = [...new Set(tokens(q))].slice(0, MAX_QUERY_TERMS);
   if (terms.length === 0) return undefined;
   const grams = new Set<string>();
+  const termGrams: string[][] = [];
   const patterns = terms.map((t) => {
     const chars = [...t];
+    const own: string[] = [];
+    termGrams.push(own);
     if (isCjkToken(t)) {
-      if (chars.length === 1) grams.add(t);
-      for (let i = 0; i + 1 < chars.length; i++) grams.add(chars[i]! + chars[i + 1]!);
-      return t;
+      if (chars.length === 1) own.push(t);
+      for (let i = 0; i + 1 < chars.length; i++) own.push(chars[i]! + chars[i + 1]!);
+    } else if (chars.length <= 2) {
+      own.push(`^${t}`);
+    } else {
+      for (let i = 0; i + 3 <= chars.length; i++) own.push(chars[i]! + chars[i + 1]! + chars[i + 2]!);
     }
-    if (chars.length <= 2) {
-      grams.add(`^${t}`);
-      return ` ${t}`;
-    }
-    for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
-    return t;
+    for (const g of own) grams.add(g);
+    return !isCjkToken(t) && chars.length <= 2 ? ` ${t}` : t;
   });
-  return { whole: compact(terms), patterns, grams: [...grams] };
+  return {
+    whole: compact(terms),
+    patterns,
+    grams: [...grams],
+    termGrams: termGrams.map((g) => [...new Set(g)]),
+  };
 }

@@ -60,7 +60,8 @@ export const TOTAL_CAP = 10_000;
 
 /*
  * Matching (see search-terms.ts): the gram array narrows by the GIN index, then every term
- * must be found (strpos) in the name, tags or description haystack. `cls` is the weakest
+ * must be found (strpos) in the name or description haystack, or in one of the project's
+ * tags (their search_text, read at query time: TAGS_WITH). `cls` is the weakest
  * place a term was found (3 name, 2 tag, 1 description) — "every word must match", and
  * the item ranks by its worst word. The score: 100 when the whole query (without spaces)
  * equals a key (name, nameEn, slug, pinyin, initials), 80 when it starts one, else 20 × cls.
@@ -68,9 +69,17 @@ export const TOTAL_CAP = 10_000;
 const CLS = (patterns: string[]) => {
   // one CASE per word (a query has at most MAX_QUERY_TERMS): cheaper per row than unnest()
   const one = (t: string) => sql`case when strpos(p.search_name, ${t}::text) > 0 then 3
-    when strpos(p.search_tags, ${t}::text) > 0 then 2 when strpos(p.search_desc, ${t}::text) > 0 then 1 else 0 end`;
+    when p.tag_ids && ${TAGS_WITH(t)} then 2 when strpos(p.search_desc, ${t}::text) > 0 then 1 else 0 end`;
   return patterns.length === 1 ? one(patterns[0]!) : sql`least(${sql.join(patterns.map(one), sql`, `)})`;
 };
+
+/**
+ * The ids of the tags whose name or English name holds a word: a project matches the word
+ * by a tag when it has one of them. Read from the tags at query time (an InitPlan, once per
+ * statement), so a tag's English name reaches every project it tags as soon as it is stored.
+ */
+const TAGS_WITH = (t: string) =>
+  sql`(select coalesce(array_agg(id), '{}') from tags where strpos(search_text, ${t}::text) > 0)`;
 
 // search_keys has exactly KEY_COUNT elements (search-terms.ts): testing each by position is
 // about a fifth cheaper per matching row than an exists() over unnest() (measured at 100k rows).
@@ -96,7 +105,17 @@ function from(f: ProjectFilters): RawBuilder<unknown> {
 
 /** Each filter's condition, when it is given. */
 function filterParts(f: ProjectFilters) {
-  const search = f.search ? sql`p.search_grams @> ${f.search.grams}::text[] and m.cls > 0` : undefined;
+  // each word: the index finds the rows whose name or description grams hold it, or that
+  // have a tag holding it; the match class then decides exactly
+  const search = f.search
+    ? sql`${sql.join(
+        f.search.patterns.map(
+          (t, i) =>
+            sql`(p.search_grams @> ${f.search!.termGrams[i]!}::text[] or p.tag_ids && ${TAGS_WITH(t)})`,
+        ),
+        sql` and `,
+      )} and m.cls > 0`
+    : undefined;
   const status = f.status ? sql`p.status = ${f.status}::text` : undefined;
   let tags: RawBuilder<unknown> | undefined;
   if (f.tagSlugs.length > 0) {

@@ -41,6 +41,7 @@ export interface TagsTable {
   slug: string;
   created_at: Timestamp;
   search_name: Derived<string>;
+  search_text: Derived<string>;
   name_sort: Derived<string>;
 }
 

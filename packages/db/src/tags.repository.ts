@@ -35,13 +35,14 @@ export async function fillTagNamesEn(db: Db, fills: { id: string; nameEn: string
     where t.id = u.id and t.name_en is null
     returning t.id, t.name, t.name_en, t.slug
   `.execute(db);
-  // the tag's search text includes its English name
+  // the tag's search texts include its English name
   const rows = filled.rows;
   if (rows.length === 0) return;
   const cols = rows.map((r) => tagSearchColumns({ name: r.name, nameEn: r.name_en, slug: r.slug }));
   await sql`
-    update tags t set search_name = u.search_name
-    from unnest(${rows.map((r) => r.id)}::text[], ${cols.map((c) => c.search_name)}::text[]) as u(id, search_name)
+    update tags t set search_name = u.search_name, search_text = u.search_text
+    from unnest(${rows.map((r) => r.id)}::text[], ${cols.map((c) => c.search_name)}::text[],
+      ${cols.map((c) => c.search_text)}::text[]) as u(id, search_name, search_text)
     where t.id = u.id
   `.execute(db);
 }
