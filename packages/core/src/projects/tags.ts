@@ -30,29 +30,17 @@ function distinctTags(tags: TagInput[]): TagInput[] {
 
 const ATTEMPTS = 5;
 
-/** A tag as a project written now refers to it: its id and its English name (stored or given). */
-export interface ResolvedTag {
-  id: string;
-  nameEn: string | null;
-}
-
 /**
  * The id of every tag named in the inputs, by name (DECISIONS "Slugs", endpoint 1):
  * a stored tag with the name is reused (its missing nameEn filled in); a new one gets the
  * slug of its nameEn or name, numbered -2, -3, … when taken. Tags created concurrently by
  * another transaction are skipped on insert and picked up by the next attempt.
  */
-export async function resolveTagIds(
-  db: Kysely<Database>,
-  tags: TagInput[],
-): Promise<Map<string, ResolvedTag>> {
+export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Promise<Map<string, string>> {
   const wanted = distinctTags(tags);
   // ids[i] is the id of wanted[i]; everything is matched by position or by id, never by a
   // string read back from the database.
   const ids: (string | undefined)[] = wanted.map(() => undefined);
-  // the stored nameEn where the tag has one (the project's search text holds it, also when
-  // this input leaves it out)
-  const storedNamesEn: (string | null)[] = wanted.map(() => null);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const pending = wanted.flatMap((tag, i) => (ids[i] === undefined ? [{ tag, i }] : []));
     if (pending.length === 0) break;
@@ -64,7 +52,6 @@ export async function resolveTagIds(
     for (const found of stored) {
       const { tag, i } = pending[found.index]!;
       ids[i] = found.id;
-      storedNamesEn[i] = found.name_en;
       if (found.name_en === null && tag.nameEn !== undefined)
         fills.push({ id: found.id, nameEn: tag.nameEn });
     }
@@ -91,7 +78,7 @@ export async function resolveTagIds(
     wanted.map((tag, i) => {
       const id = ids[i];
       if (id === undefined) throw new Error('Could not create tags: too many concurrent conflicts');
-      return [tag.name, { id, nameEn: storedNamesEn[i] ?? tag.nameEn ?? null }];
+      return [tag.name, id];
     }),
   );
 }

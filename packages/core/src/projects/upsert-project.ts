@@ -16,7 +16,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { identityKeys, identityLockKeys } from '../identity.ts';
 import type { ProjectInput } from '../schemas/project.ts';
 import { fallbackSlug } from '../slug.ts';
-import { type ResolvedTag, resolveTagIds } from './tags.ts';
+import { resolveTagIds } from './tags.ts';
 
 export type UpsertAction = 'created' | 'updated';
 
@@ -27,11 +27,7 @@ export interface UpsertResult {
 }
 
 /** The search columns and denormalised tag ids and link types of a project as written. */
-function derivedColumns(
-  input: ProjectInput,
-  slug: string,
-  tags: { name: string; tag: ResolvedTag }[],
-): ProjectDerived {
+function derivedColumns(input: ProjectInput, slug: string, tagIds: string[]): ProjectDerived {
   return {
     ...projectSearchColumns({
       name: input.name,
@@ -39,9 +35,9 @@ function derivedColumns(
       slug,
       description: input.description,
       descriptionEn: input.descriptionEn ?? null,
-      tags: tags.map(({ name, tag }) => ({ name, nameEn: tag.nameEn })),
+      tags: input.tags.map((t) => ({ name: t.name, nameEn: t.nameEn ?? null })),
     }),
-    tag_ids: tags.map(({ tag }) => tag.id),
+    tag_ids: tagIds,
     link_types: [...new Set(input.links.map((l) => l.type))].sort(),
   };
 }
@@ -85,7 +81,7 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
     trx,
     items.flatMap((item) => item.lockKeys),
   );
-  const resolvedTags = await resolveTagIds(
+  const tagIds = await resolveTagIds(
     trx,
     inputs.flatMap((input) => input.tags),
   );
@@ -120,15 +116,11 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
     for (const { item, existing } of run) {
       const id = existing?.id ?? createId();
       const slug = existing?.slug ?? item.keys.slug ?? fallbackSlug('project', id);
-      const projectTags = [...new Set(item.input.tags.map((t) => t.name))].map((name) => ({
-        name,
-        tag: resolvedTags.get(name)!,
-      }));
-      const projectTagIds = projectTags.map(({ tag }) => tag.id);
+      const projectTagIds = [...new Set(item.input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!);
       const write = {
         id,
         fields: projectFields(item.input),
-        derived: derivedColumns(item.input, slug, projectTags),
+        derived: derivedColumns(item.input, slug, projectTagIds),
         position: item.position,
       };
       if (existing) updates.push(write);
