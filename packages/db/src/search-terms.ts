@@ -194,37 +194,33 @@ export interface SearchQuery {
   whole: string;
   /** One strpos pattern per term. */
   patterns: string[];
-  /** The grams every match contains. */
-  grams: string[];
   /** Per term (same order as patterns): the grams a project whose name or description holds it contains. */
   termGrams: string[][];
+}
+
+/** The grams every text holding a term contains: its CJK characters' pairs (or the one character), its trigrams, or `^t` for 1–2 letters. */
+function gramsOfTerm(t: string): string[] {
+  const chars = [...t];
+  const grams: string[] = [];
+  if (isCjkToken(t)) {
+    if (chars.length === 1) grams.push(t);
+    for (let i = 0; i + 1 < chars.length; i++) grams.push(chars[i]! + chars[i + 1]!);
+  } else if (chars.length <= 2) {
+    grams.push(`^${t}`);
+  } else {
+    for (let i = 0; i + 3 <= chars.length; i++) grams.push(chars[i]! + chars[i + 1]! + chars[i + 2]!);
+  }
+  return [...new Set(grams)];
 }
 
 /** A query cut into terms (at most MAX_QUERY_TERMS, the rest dropped); undefined when it has none. */
 export function searchQuery(q: string): SearchQuery | undefined {
   const terms = [...new Set(tokens(q))].slice(0, MAX_QUERY_TERMS);
   if (terms.length === 0) return undefined;
-  const grams = new Set<string>();
-  const termGrams: string[][] = [];
-  const patterns = terms.map((t) => {
-    const chars = [...t];
-    const own: string[] = [];
-    termGrams.push(own);
-    if (isCjkToken(t)) {
-      if (chars.length === 1) own.push(t);
-      for (let i = 0; i + 1 < chars.length; i++) own.push(chars[i]! + chars[i + 1]!);
-    } else if (chars.length <= 2) {
-      own.push(`^${t}`);
-    } else {
-      for (let i = 0; i + 3 <= chars.length; i++) own.push(chars[i]! + chars[i + 1]! + chars[i + 2]!);
-    }
-    for (const g of own) grams.add(g);
-    return !isCjkToken(t) && chars.length <= 2 ? ` ${t}` : t;
-  });
   return {
     whole: compact(terms),
-    patterns,
-    grams: [...grams],
-    termGrams: termGrams.map((g) => [...new Set(g)]),
+    // a 1–2 letter word matches the start of a token
+    patterns: terms.map((t) => (!isCjkToken(t) && [...t].length <= 2 ? ` ${t}` : t)),
+    termGrams: terms.map(gramsOfTerm),
   };
 }
