@@ -489,29 +489,40 @@ const HOW_TO_RUN = `## How to run
 \`\`\`sh
 pnpm bench                 # print the figures
 pnpm bench -- --write      # … and write them to bench/RESULTS.md
-BENCH_DURATION=2 BENCH_SIZES=1000,10000 pnpm bench   # a short check that everything works
+pnpm bench -- --sizes 1000 --duration 3 --warmup 1   # a short check that everything works
 \`\`\`
 
 Needs a PostgreSQL server whose role may create databases: \`BENCH_DATABASE_URL\`
 (default \`postgres://postgres@127.0.0.1:5432/test\`) names it. For each size the run creates a
-fresh database, seeds it (\`bench/seed.ts\`), starts the real server as \`pnpm start\` runs it
-(\`node --import tsx apps/server/src/main.ts\`, \`LOG_LEVEL=warn\`) and the baseline
-(\`bench/baseline-server.ts\`) as two child processes on that database, runs every scenario
-against them with autocannon (a warm-up, then the measurement), stops both and drops the database.
-Run it on an otherwise idle machine: the load generator, the server and PostgreSQL share it.
+fresh database and writes the projects into it: up to \`--api-max\` through endpoint 1 of a server
+started for that (100 per request, as a crawler would), beyond it straight into the tables
+(\`bench/seed.ts\`); then the tasks, with SQL. It then starts the real server as \`pnpm start\`
+runs it (\`node --import tsx apps/server/src/main.ts\`, \`LOG_LEVEL=warn\`), which builds its read
+model from the database before \`/healthz\` answers 200, and the baseline
+(\`bench/baseline-server.ts\`), runs every scenario against them with autocannon (a warm-up, then
+the measurement), starts a second server process for the freshness measurement, stops them all
+and drops the database. The upsert comparison (\`bench/model.ts\`) then runs the server of the
+commit before the read model from a git worktree under the system's temporary directory (made,
+and its dependencies installed, on the first run) beside this checkout's.
+Run it on an otherwise idle machine: the load generator, the servers and PostgreSQL share it.
 
 | flag | env | default | meaning |
 | --- | --- | --- | --- |
 | \`--duration\` | \`BENCH_DURATION\` | 10 | seconds measured per scenario |
 | \`--warmup\` | \`BENCH_WARMUP\` | 5 | seconds of unmeasured load before each measurement (the server takes several seconds of load to reach its steady speed) |
-| \`--sizes\` | \`BENCH_SIZES\` | 1000,100000 | seeded projects, one database per size; the first and last are compared |
+| \`--sizes\` | \`BENCH_SIZES\` | 1000,100000,1000000 | projects, one database per size; the targets are judged at 100,000 and its figures compared with the first size's |
+| \`--api-max\` | \`BENCH_API_MAX\` | 100000 | sizes up to this are written through endpoint 1, larger ones with SQL |
+| \`--freshness-samples\` | \`BENCH_FRESHNESS_SAMPLES\` | 300 | writes timed from one process to another's search, per size |
+| \`--before\` | \`BENCH_BEFORE\` | 898dbff | the commit whose server the upserts are compared with (\`none\` skips it) |
+| \`--compare-projects\` | \`BENCH_COMPARE_PROJECTS\` | 10000 | projects written into each database of the upsert comparison |
+| \`--compare-rounds\` | \`BENCH_COMPARE_ROUNDS\` | 2 | measurements of each server in that comparison, alternately |
 | \`--tasks\` | \`BENCH_TASKS\` | 20000 | seeded discovery tasks, the same at every size |
 | \`--connections\` | \`BENCH_CONNECTIONS\` | 64 | connections for single-item reads and claims |
 | \`--batch-connections\` | \`BENCH_BATCH_CONNECTIONS\` | 16 | connections for the duplicate checks |
 | \`--upsert-connections\` | \`BENCH_UPSERT_CONNECTIONS\` | 4 | connections for the upsert batches (on 2 cores, more batches at once only contend for the same cores) |
 | \`--db-pool-size\` | \`BENCH_DB_POOL_SIZE\` | 10 | \`DB_POOL_SIZE\` of the server and the baseline |
 | \`--claims-per-second\` | \`BENCH_CLAIMS_PER_SECOND\` | 5000 | PENDING tasks added for the claim scenario per second of its run |
-| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\` |
+| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\` |
 | \`--write\` | | | write this file |
 
 The seeder also runs alone, on an existing empty database (it migrates it first):
@@ -524,8 +535,9 @@ slugs), a third Chinese names with English names, a third English names only; Ma
 3 links (CODEHOST, WEBSITE, then MODELHUB or PAPER) and 3 tags from a shared pool of 300
 (Chinese names, most with English names). Slugs come from core's \`slugify\`. Tasks are half
 PENDING, then IN_PROGRESS, COMPLETED (each with the CODEHOST url and id of the project it made)
-and FAILED. Rows are written with set-based SQL (\`json_to_recordset\`, 2,000 projects per
-statement, two connections), then \`VACUUM (ANALYZE)\`.
+and FAILED. Projects go through endpoint 1 (4 connections) or, beyond \`--api-max\`, set-based SQL
+(\`json_to_recordset\`, 2,000 projects per statement, two connections, only the columns a
+project's own fields fill); tasks always with SQL; then \`VACUUM (ANALYZE)\`.
 
 ### The scenarios (key: what it sends)
 
@@ -548,13 +560,14 @@ statement, two connections), then \`VACUUM (ANALYZE)\`.
   PENDING task added for this scenario, so every answer should be 200; a 409 means a task was
   claimed twice.
 - \`search-list\`: GET /api/projects, the first page (20 projects, newest first) without q.
-- \`search-zh\`, \`search-en\`, \`search-initials\`: GET /api/projects?q=模型 (one of ten Chinese
-  nouns of the generated names and descriptions: it matches 27% of the projects), q=engine (16%),
-  q=kyzs (the initials of 开源助手, a name of 0.7% of the projects), ranked by relevance.
+- \`search-zh\`, \`search-en\`, \`search-two\`, \`search-initials\`: GET /api/projects?q=模型 (one of
+  ten Chinese nouns of the generated names and descriptions: it matches 27% of the projects),
+  q=engine (16%), q=open model (two words, both required), q=kyzs (the initials of 开源助手, a name
+  of 0.7% of the projects), ranked by relevance.
 - \`search-facets\`: GET /api/projects?q=模型&facets=tags,status,linkTypes.
 - \`search-tags\`: GET /api/tags (the 50 tags with the most projects).
-  The seeded rows get their search columns from the search migration's backfill (bench/search.ts),
-  then VACUUM FULL gives the table the layout rows written once through the API have.
+- \`freshness\` (not an autocannon run): see "Read model" above.
+- \`upsert-before\`: the upsert scenario against the server before the read model and this one.
 
 req/s counts responses of any status; p50 and p99 are the latencies of all responses, from
 autocannon's per-response times (not its whole-millisecond histogram). non-2xx lists other
