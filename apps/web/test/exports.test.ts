@@ -22,8 +22,7 @@ describe('the console sources', () => {
       )) {
         const name = m[1] as string;
         const imported = [...texts].some(
-          ([other, t]) =>
-            other !== file && new RegExp(`import[^;]*\\b${name}\\b[^;]*from`, 's').test(t),
+          ([other, t]) => other !== file && new RegExp(`import[^;]*\\b${name}\\b[^;]*from`, 's').test(t),
         );
         if (!imported) unused.push(`${relative(SRC, file)}: ${name}`);
       }
