@@ -261,6 +261,22 @@ describe.each(targets)('HTTP behaviour on $name', (target) => {
     });
   });
 
+  describe('where an input error is', () => {
+    it('names a query parameter error `query`, a body error `body`', async () => {
+      const stats = await s.call('GET', '/api/discovery/stats?x=1');
+      expect(stats.status).toBe(400);
+      expect(stats.json).toEqual({
+        success: false,
+        error: 'Validation error',
+        details: ['query: Unrecognized key: "x"'],
+      });
+      const list = await s.call('GET', '/api/discovery/tasks?limit=abc');
+      expect(list.json.details).toEqual([expect.stringMatching(/^limit: /)]);
+      const body = await s.call('POST', '/api/discovery/tasks', { raw: '[1]' });
+      expect(body.json.details).toEqual(['body: Expected a JSON object']);
+    });
+  });
+
   describe('requests refused before routing', () => {
     it('answers headers over the limit with 431 in the envelope', async () => {
       const r = await s.call('GET', `/api/projects/${'a'.repeat(20_000)}`);
