@@ -56,26 +56,17 @@ function parseMetrics(text: string): Map<string, number> {
   return out;
 }
 
-/** The first unlabelled metric whose name matches, if any. */
-function pick(metrics: Map<string, number>, pattern: RegExp): number | undefined {
-  for (const [name, value] of metrics) if (!name.includes('{') && pattern.test(name)) return value;
-  return undefined;
-}
-
-/** What a ready server's /metrics and /proc tell about its read model. */
+/** What a ready server's /metrics (the read_model_* gauges) and /proc tell about its read model. */
 export async function modelFigures(server: Child): Promise<ModelFigures> {
   const res = await fetch(`${server.url}/metrics`);
   const metrics = parseMetrics(await res.text());
-  const figures: ModelFigures = {
-    listeningSeconds: server.listeningSeconds,
-    readySeconds: server.readySeconds,
-  };
-  const buildSeconds = pick(metrics, /read_?model.*build.*seconds/);
-  const projects = pick(metrics, /read_?model.*projects$/);
-  const indexBytes = pick(metrics, /read_?model.*index.*bytes/);
+  const buildSeconds = metrics.get('read_model_build_seconds');
+  const projects = metrics.get('read_model_projects');
+  const indexBytes = metrics.get('read_model_index_bytes');
   const ready = memoryOf(server.pid);
   return {
-    ...figures,
+    listeningSeconds: server.listeningSeconds,
+    readySeconds: server.readySeconds,
     ...(buildSeconds !== undefined && { buildSeconds }),
     ...(projects !== undefined && { projects }),
     ...(indexBytes !== undefined && { indexBytes }),
