@@ -80,8 +80,14 @@ const ProjectKeys = z
     message: 'Expected at least one of codehostUrl, modelhubUrl, websiteUrl, slug',
   })
   // The refinement above, as the document states it: at least one field present and not null.
+  // Each branch leaves the other fields to the object (unevaluatedProperties: true): example
+  // checkers that close every schema by default (openapi-typescript's) read them as open.
   .meta({
-    anyOf: KEY_FIELDS.map((field) => ({ required: [field], properties: { [field]: { type: 'string' } } })),
+    anyOf: KEY_FIELDS.map((field) => ({
+      required: [field],
+      properties: { [field]: { type: 'string' } },
+      unevaluatedProperties: true,
+    })),
   });
 
 export const CheckProjectDuplicatesInput = z.object({
