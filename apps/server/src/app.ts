@@ -163,6 +163,15 @@ function trustProxySetting(value: string): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * Node's parser refuses a request target with raw non-ASCII bytes or spaces (curl sends
+ * `?q=通义` as it is typed), even with insecureHTTPParser, before any route sees it; parsing such
+ * a request line by hand would mean a second HTTP parser. So it is refused, saying how to send it.
+ */
+const INVALID_TARGET =
+  'request: The URL must be ASCII: percent-encode other characters and spaces in the path and ' +
+  "query (q=%E9%80%9A%E4%B9%89 for q=通义; curl -G --data-urlencode 'q=通义' <url>/api/projects does it)";
+
 export function createHttpServer(app: express.Express, timeouts?: HttpTimeouts): Server {
   // Node looks for requests over their time every connectionsCheckingInterval (30 s by
   // default, coarser than the timeouts themselves).
@@ -180,7 +189,9 @@ export function createHttpServer(app: express.Express, timeouts?: HttpTimeouts):
         ? new AppError('HEADERS_TOO_LARGE', ['headers: The request line and headers must be at most 16 KB'])
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? new AppError('REQUEST_TIMEOUT', ['request: The request was not received in time'])
-          : new AppError('VALIDATION', ['request: Malformed HTTP request']);
+          : err.code === 'HPE_INVALID_URL'
+            ? new AppError('VALIDATION', [INVALID_TARGET])
+            : new AppError('VALIDATION', ['request: Malformed HTTP request']);
     const body = JSON.stringify(error.body);
     socket.end(
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +

@@ -128,7 +128,7 @@ export function restRouter(options: RestOptions): Router {
           res.setHeader('Link', nextLinkHeader(req, route.nextLink.param, next));
         res.status(200).json(output);
       } catch (err) {
-        const error = toAppError(err);
+        const error = toAppError(err, inputFromQuery ? 'query' : 'body');
         if (error.kind === 'INTERNAL') {
           const requestId = reportError(res.locals, error, { route: routeName });
           return sendError(

@@ -136,6 +136,11 @@ describe.each(targets)('webhooks on $name', (target) => {
 
     const log = await s.call('GET', `/api/webhooks/${id}/deliveries?limit=100`);
     expect(log.json.deliveries).toHaveLength(12);
+    // webhookId is the webhook's own id; messageId is the `webhook-id` header the attempt sent.
+    for (const d of log.json.deliveries) expect(d.webhookId).toBe(id);
+    expect(new Set(log.json.deliveries.map((d: any) => d.messageId))).toEqual(
+      new Set(hook.received.map((r) => r.id)),
+    );
     expect(log.json.deliveries.filter((d: any) => d.success).map((d: any) => d.statusCode)).toEqual([
       200, 200, 200, 200,
     ]);

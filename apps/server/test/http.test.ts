@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { project, startServer, type TestServer, targets } from './helpers.ts';
 
@@ -261,11 +262,58 @@ describe.each(targets)('HTTP behaviour on $name', (target) => {
     });
   });
 
+  describe('where an input error is', () => {
+    it('names a query parameter error `query`, a body error `body`', async () => {
+      const stats = await s.call('GET', '/api/discovery/stats?x=1');
+      expect(stats.status).toBe(400);
+      expect(stats.json).toEqual({
+        success: false,
+        error: 'Validation error',
+        details: ['query: Unrecognized key: "x"'],
+      });
+      const list = await s.call('GET', '/api/discovery/tasks?limit=abc');
+      expect(list.json.details).toEqual([expect.stringMatching(/^limit: /)]);
+      const body = await s.call('POST', '/api/discovery/tasks', { raw: '[1]' });
+      expect(body.json.details).toEqual(['body: Expected a JSON object']);
+    });
+  });
+
   describe('requests refused before routing', () => {
     it('answers headers over the limit with 431 in the envelope', async () => {
       const r = await s.call('GET', `/api/projects/${'a'.repeat(20_000)}`);
       expect(r.status).toBe(431);
       expect(r.json).toMatchObject({ success: false, error: 'Request header fields too large' });
+    });
+  });
+
+  describe('a request line with raw UTF-8 (curl without --data-urlencode)', () => {
+    /** Sends bytes as they are (fetch would percent-encode) and returns the raw reply. */
+    const rawRequest = (requestLine: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(s.baseUrl);
+        const socket = connect(Number(port), hostname, () =>
+          socket.write(Buffer.from(`${requestLine}\r\nHost: x\r\nConnection: close\r\n\r\n`, 'utf8')),
+        );
+        let reply = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk) => {
+          reply += chunk;
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve(reply));
+      });
+
+    it('is 400 saying what to percent-encode and how', async () => {
+      const reply = await rawRequest('GET /api/projects?q=通义 HTTP/1.1');
+      expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+      const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4));
+      expect(body).toEqual({ success: false, error: 'Validation error', details: [expect.any(String)] });
+      const [detail] = body.details;
+      expect(detail).toMatch(/^request: /);
+      expect(detail).toContain('percent-encode');
+      expect(detail).toContain("curl -G --data-urlencode 'q=通义'");
+      // the same query percent-encoded is answered normally
+      expect((await s.call('GET', `/api/projects?q=${encodeURIComponent('通义')}`)).status).toBe(200);
     });
   });
 

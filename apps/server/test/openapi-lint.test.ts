@@ -75,6 +75,30 @@ describe.each([false, true])(
       expect(findings.map((f: any) => `${f.code}: ${f.message} at ${f.path.join('.')}`)).toEqual([]);
     });
 
+    it('has no warning of openapi-typescript (what a generated client starts from)', async () => {
+      // Its example check (Redocly's, stricter than the recommended ruleset: every schema closed)
+      // prints warnings on stderr and still exits 0, so the output is what is checked.
+      let stderr: string;
+      try {
+        ({ stderr } = await run(
+          bin('openapi-typescript'),
+          [file, '-o', join(dir, `schema-${rateLimited}.d.ts`)],
+          {
+            cwd: ROOT,
+            env: { ...process.env, NO_COLOR: '1' },
+          },
+        ));
+      } catch (err) {
+        throw new Error(`openapi-typescript failed: ${(err as { stderr?: string }).stderr}`);
+      }
+      expect(
+        stderr.split('\n').filter((line) => /⚠|warn|error/i.test(line) && !/^npm warn/.test(line)),
+      ).toEqual([]);
+      expect(readFileSync(join(dir, `schema-${rateLimited}.d.ts`), 'utf8')).toContain(
+        'export interface paths',
+      );
+    });
+
     it('gives every operation a description, a contact, tags with descriptions, and explicit security', () => {
       expect(document.info.contact).toBeTruthy();
       for (const tag of document.tags ?? []) expect(tag.description, tag.name).toBeTruthy();

@@ -24,7 +24,8 @@ describe.each(targets)('projects on $name', (target) => {
         { type: 'CODEHOST', url: uniqueUrl('code') },
       ],
     });
-    const w = await s.call('POST', '/api/webhook/projects', { body: { projects: [p], results: true } });
+    // `results` comes unasked (EXTENSIONS A); the old opt-in `results: false` changes nothing.
+    const w = await s.call('POST', '/api/webhook/projects', { body: { projects: [p] } });
     expect(w.status).toBe(200);
     expect(w.json).toEqual({
       success: true,
@@ -35,6 +36,10 @@ describe.each(targets)('projects on $name', (target) => {
       errors: [],
       results: [{ index: 0, action: 'created', id: expect.any(String), slug: slugOf(p) }],
     });
+    const again = await s.call('POST', '/api/webhook/projects', { body: { projects: [p], results: false } });
+    expect(again.json.results).toEqual([
+      { index: 0, action: 'updated', id: w.json.results[0].id, slug: slugOf(p) },
+    ]);
     const r = await get(slugOf(p));
     expect(r.json.data.id).toBe(w.json.results[0].id);
     expect(r.status).toBe(200);

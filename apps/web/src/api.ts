@@ -6,13 +6,13 @@ import type { RouterInputs, RouterOutputs } from '@directory/core';
  * change of a procedure's schema breaks this build. Only `import type`: no server code is bundled.
  */
 export type Project = RouterOutputs['projects']['get']['data'];
-export type Task = RouterOutputs['tasks']['get']['task'];
-export type TaskStatus = Task['status'];
-export type TaskList = RouterOutputs['tasks']['list'];
+type Task = RouterOutputs['tasks']['get']['task'];
+type TaskStatus = Task['status'];
+type TaskList = RouterOutputs['tasks']['list'];
 export type TaskDuplicates = RouterOutputs['tasks']['checkDuplicates'];
-export type CreateTasksInput = RouterInputs['tasks']['create'];
-export type CreateTasksReply = RouterOutputs['tasks']['create'];
-export type LinkType = Project['links'][number]['type'];
+type CreateTasksInput = RouterInputs['tasks']['create'];
+type CreateTasksReply = RouterOutputs['tasks']['create'];
+type LinkType = Project['links'][number]['type'];
 
 export const LINK_TYPES: readonly LinkType[] = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'];
 export const TASK_STATUSES: readonly TaskStatus[] = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'];
@@ -22,13 +22,11 @@ export const TASK_STATUSES: readonly TaskStatus[] = ['PENDING', 'IN_PROGRESS', '
 
 export type SearchReply = RouterOutputs['projects']['find'];
 export type SearchItem = SearchReply['projects'][number];
-export type TagFacet = NonNullable<NonNullable<SearchReply['facets']>['tags']>[number];
 export type TagsReply = RouterOutputs['tags']['find'];
-export type TagItem = TagsReply['tags'][number];
 export type QueueTask = Task;
 export type QueueTaskList = TaskList;
-export type StatsReply = RouterOutputs['tasks']['stats'];
-export type ChangesReply = RouterOutputs['changes']['list'];
+type StatsReply = RouterOutputs['tasks']['stats'];
+type ChangesReply = RouterOutputs['changes']['list'];
 export type Change = ChangesReply['changes'][number];
 
 // --- transport ---------------------------------------------------------------------------------
@@ -71,9 +69,9 @@ export const apiKey = {
   },
 };
 
-export type Query = Record<string, string | number | boolean | readonly string[] | null | undefined>;
+type Query = Record<string, string | number | boolean | readonly string[] | null | undefined>;
 
-export function queryString(params: Query): string {
+function queryString(params: Query): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null || value === '') continue;
@@ -91,7 +89,7 @@ interface CallOptions {
   signal?: AbortSignal | undefined;
 }
 
-export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.key) {
     const key = apiKey.get();

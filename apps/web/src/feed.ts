@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, api, type Change } from './api.ts';
 
-export type FeedState = 'connecting' | 'live' | 'unavailable';
+type FeedState = 'connecting' | 'live' | 'unavailable';
 
 /**
  * Follows GET /api/changes from now on: reads to the end of what is retained (keeping the last

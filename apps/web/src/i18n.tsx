@@ -261,7 +261,7 @@ const zh: Messages = {
   unavailable: '此服务器尚不支持。',
 };
 
-export function formatDuration(seconds: number, lang: Lang): string {
+function formatDuration(seconds: number, lang: Lang): string {
   const s = Math.max(0, Math.round(seconds));
   const units: [number, string, string][] = [
     [86400, 'd', '天'],
@@ -280,7 +280,7 @@ export function formatDuration(seconds: number, lang: Lang): string {
 
 const MESSAGES: Record<Lang, Messages> = { en, zh };
 
-export function detectLang(): Lang {
+function detectLang(): Lang {
   try {
     const stored = localStorage.getItem(STORAGE);
     if (stored === 'zh' || stored === 'en') return stored;

@@ -44,5 +44,6 @@ describe('toAppError', () => {
   it('names the body root when the issue has no path', () => {
     expect(issueDetails([{ path: [], message: 'm' }])).toEqual(['body: m']);
     expect(issueDetails([{ path: [], message: 'm' }], ['explorationData'])).toEqual(['explorationData: m']);
+    expect(issueDetails([{ path: [], message: 'm' }], [], 'query')).toEqual(['query: m']);
   });
 });

@@ -59,11 +59,18 @@ interface Issue {
   message: string;
 }
 
-/** `<path>: <message>`, the path dotted from `prefix` (the body root when empty). */
-export function issueDetails(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): string[] {
+/** Where a transport took a procedure's input from: the name of an issue at the input's root. */
+export type InputSource = 'body' | 'query';
+
+/** `<path>: <message>`, the path dotted from `prefix` (`root`, the input's source, when empty). */
+export function issueDetails(
+  issues: readonly Issue[],
+  prefix: readonly PropertyKey[] = [],
+  root: InputSource = 'body',
+): string[] {
   return issues.map((issue) => {
     const path = [...prefix, ...(issue.path ?? []).map((p) => (typeof p === 'object' ? p.key : p))];
-    return `${path.length ? path.map(String).join('.') : 'body'}: ${issue.message}`;
+    return `${path.length ? path.map(String).join('.') : root}: ${issue.message}`;
   });
 }
 
@@ -80,15 +87,16 @@ const TRPC_CLIENT_ERRORS: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorKind>> = {
 /**
  * Whatever a procedure threw, as an AppError. Input validation failures (tRPC wraps the
  * schema's error as BAD_REQUEST) become VALIDATION with one detail per issue; anything
- * unexpected becomes a generic INTERNAL error that keeps the original only as `cause`.
+ * unexpected becomes a generic INTERNAL error that keeps the original only as `cause`. `source`
+ * names an issue at the input's root: a GET's input is its query string, not a body.
  */
-export function toAppError(err: unknown): AppError {
+export function toAppError(err: unknown, source: InputSource = 'body'): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof TRPCError) {
     if (err.cause instanceof AppError) return err.cause;
     const issues = (err.cause as { issues?: unknown } | undefined)?.issues;
     if (err.code === 'BAD_REQUEST' && Array.isArray(issues)) {
-      return new AppError('VALIDATION', issueDetails(issues as Issue[]), { cause: err });
+      return new AppError('VALIDATION', issueDetails(issues as Issue[], [], source), { cause: err });
     }
     // tRPC's own refusals of a request (no such procedure, unreadable input, …)
     const kind = TRPC_CLIENT_ERRORS[err.code];

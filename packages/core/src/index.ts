@@ -1,6 +1,6 @@
 export { type Credentials, readCredentials } from './auth.ts';
 export { type Change, encodeCursor, type FeedServices, toChange } from './changes/feed.ts';
-export { AppError, type ErrorBody, type ErrorKind, toAppError } from './errors.ts';
+export { AppError, type ErrorBody, type ErrorKind, type InputSource, toAppError } from './errors.ts';
 export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
 export { openApiDocument } from './openapi.ts';
@@ -17,5 +17,6 @@ export {
   startReaper,
 } from './tasks/reap-expired-tasks.ts';
 export { type Context, createCallerFactory } from './trpc.ts';
+export { urlKey } from './url-key.ts';
 export { messageId, webhookPayload } from './webhooks/message.ts';
 export { isPrivateAddress, privateTargetProblem } from './webhooks/targets.ts';

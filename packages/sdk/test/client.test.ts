@@ -47,7 +47,7 @@ describe.each(targets)('the SDK on $name', (target) => {
   describe('projects', () => {
     it('upsert creates, then updates; returns the full reply', async () => {
       const p = newProject();
-      expect(await client.projects.upsert({ projects: [p], results: true })).toEqual({
+      expect(await client.projects.upsert({ projects: [p] })).toEqual({
         success: true,
         processed: 1,
         created: 1,

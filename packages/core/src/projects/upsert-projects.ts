@@ -72,6 +72,6 @@ export const upsertProjects = keyedProcedure
       updated: actions.filter((a) => a === 'updated').length,
       failed: errors.length,
       errors,
-      ...(input.results === true && { results }),
+      results,
     };
   });

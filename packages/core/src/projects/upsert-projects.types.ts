@@ -16,7 +16,7 @@ export const upsertProjectsMeta: Meta = {
       'updated (fields, tags and links replaced) or created. Items are processed in order, each in its own transaction.',
   },
   examples: {
-    request: { projects: [ex.QWEN_INPUT, ex.DEEPSEEK_V3_INPUT], results: true },
+    request: { projects: [ex.QWEN_INPUT, ex.DEEPSEEK_V3_INPUT] },
     response: {
       success: true,
       processed: 2,
@@ -35,11 +35,13 @@ export const upsertProjectsMeta: Meta = {
 export const UpsertProjectsInput = z.object({
   projects: z.array(ProjectInput).min(1).max(100),
   /**
-   * Ask for `results` (EXTENSIONS A: what was done to each item, with its slug). Opt-in so
-   * that the reply stays exactly endpoint 1's for callers that do not ask (the conformance
-   * suite compares it whole).
+   * Once asked for `results`, which EXTENSIONS A now has in every reply. Still accepted (and
+   * ignored), so that callers written for the opt-in keep working.
    */
-  results: z.boolean().optional(),
+  results: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Ignored: `results` is always returned. Accepted for older callers.' }),
 });
 
 const UpsertError = z.object({
@@ -56,14 +58,12 @@ export const UpsertProjectsOutput = z.object({
   failed: count(),
   errors: z.array(UpsertError),
   /** One entry per submitted project, in order: what was done and the project's slug. */
-  results: z
-    .array(
-      z.object({
-        index: z.number().int().min(0),
-        action: z.enum(['created', 'updated', 'failed']),
-        id: z.string().nullable(),
-        slug: z.string().nullable(),
-      }),
-    )
-    .optional(),
+  results: z.array(
+    z.object({
+      index: z.number().int().min(0),
+      action: z.enum(['created', 'updated', 'failed']),
+      id: z.string().nullable(),
+      slug: z.string().nullable(),
+    }),
+  ),
 });

@@ -20,7 +20,8 @@ export const listWebhookDeliveries = keyedProcedure
       success: true as const,
       deliveries: attempts.map((a) => ({
         id: a.id,
-        webhookId: messageId(a.changeId),
+        webhookId: input.id,
+        messageId: messageId(a.changeId),
         event: a.event as 'project.created',
         statusCode: a.statusCode,
         success: a.success,

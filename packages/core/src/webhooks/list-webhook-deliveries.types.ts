@@ -24,7 +24,8 @@ export const listWebhookDeliveriesMeta: Meta = {
       deliveries: [
         {
           id: '42',
-          webhookId: 'chg_311',
+          webhookId: sampleWebhook.id,
+          messageId: 'chg_311',
           event: 'project.updated',
           statusCode: 200,
           success: true,
@@ -34,7 +35,8 @@ export const listWebhookDeliveriesMeta: Meta = {
         },
         {
           id: '41',
-          webhookId: 'chg_311',
+          webhookId: sampleWebhook.id,
+          messageId: 'chg_311',
           event: 'project.updated',
           statusCode: 503,
           success: false,
@@ -54,7 +56,10 @@ export const ListWebhookDeliveriesInput = z.object({
 
 export const Delivery = z.object({
   id: z.string(),
-  webhookId: z.string().meta({ description: "The `webhook-id` header sent: the change's id" }),
+  webhookId: z.string().meta({ description: 'The webhook this attempt was made for' }),
+  messageId: z
+    .string()
+    .meta({ description: 'The `webhook-id` header sent (`chg_<change id>`, the same on every retry)' }),
   event: ChangeType,
   statusCode: z.number().int().min(0).nullable(),
   success: z.boolean(),

@@ -83,13 +83,13 @@ export async function upsertAll(
     let pending = projects.map((project, i) => ({ project, index: start + i }));
     while (pending.length > 0) {
       try {
-        const result = await upsert({ projects: pending.map((p) => p.project), results: true });
+        const result = await upsert({ projects: pending.map((p) => p.project) });
         totals.processed += result.processed;
         totals.created += result.created;
         totals.updated += result.updated;
         totals.failed += result.failed;
         for (const e of result.errors) batchErrors.push({ ...e, index: pending[e.index]?.index ?? e.index });
-        for (const r of result.results ?? [])
+        for (const r of result.results)
           if (r.action !== 'failed' && r.id !== null && r.slug !== null)
             totals.written.push({
               index: pending[r.index]?.index ?? r.index,
