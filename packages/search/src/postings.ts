@@ -11,10 +11,17 @@ const SMALL = 32;
 
 export type List = number | number[] | Uint32Array;
 
+/** A set of documents that keeps the best code of each (search-index.ts DocSet). */
+export interface Sink {
+  best(doc: number, code: number): void;
+  /** Raises the code of a document in the set from `from` to from + 1 (a counter). */
+  bump(doc: number, from: number): void;
+}
+
 export class Postings {
   private lists: (List | undefined)[] = [];
   /** Lengths of the Uint32Array lists (their capacity is larger). */
-  private lens: number[] = [];
+  private lens = new Uint32Array(1024);
 
   /** The list of a term and its length (0 when none). */
   get(term: number): List | undefined {
@@ -30,6 +37,13 @@ export class Postings {
   }
 
   add(term: number, doc: number): void {
+    // keep both arrays dense (a far index would turn a JS array into a slow dictionary)
+    while (this.lists.length <= term) this.lists.push(undefined);
+    if (this.lens.length <= term) {
+      const lens = new Uint32Array(Math.max(term + 1, this.lens.length * 2));
+      lens.set(this.lens);
+      this.lens = lens;
+    }
     const l = this.lists[term];
     if (l === undefined) {
       this.lists[term] = doc;
@@ -97,6 +111,30 @@ export class Postings {
     }
   }
 
+  /** Adds every document of a term to a set with a code (the hot loop of a query: no callback). */
+  into(term: number, out: Sink, code: number): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') out.best(l, code);
+    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) out.best(l[i]!, code);
+    else {
+      const n = this.lens[term]!;
+      for (let i = 0; i < n; i++) out.best(l[i]!, code);
+    }
+  }
+
+  /** Bumps the counter of every document of a term that is in the set (intersections). */
+  bump(term: number, out: Sink, from: number): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') out.bump(l, from);
+    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) out.bump(l[i]!, from);
+    else {
+      const n = this.lens[term]!;
+      for (let i = 0; i < n; i++) out.bump(l[i]!, from);
+    }
+  }
+
   /** Bytes held: 4 a document in a typed list, 8 in an array, plus each list's overhead. */
   bytes(): number {
     let b = this.lists.length * 8;
@@ -105,7 +143,7 @@ export class Postings {
       if (l === undefined || typeof l === 'number') continue;
       b += Array.isArray(l) ? 32 + l.length * 8 : 160 + l.byteLength;
     }
-    return b;
+    return b + this.lens.byteLength;
   }
 }
 

@@ -12,12 +12,14 @@ import {
   KEY_NONE,
   KEY_PREFIX,
   KEY_PREFIX_SYNONYM,
+  MAX_SCORE,
   matchCode,
   score,
   worseOf,
 } from './ranking.ts';
 import { SortedList } from './sorted-list.ts';
 import {
+  cjkSkeleton,
   compareCodePoints,
   isCjkToken,
   MAX_QUERY_TERMS,
@@ -25,6 +27,7 @@ import {
   normalize,
   pinyinSyllables,
   tokens,
+  tokensOfNormalized,
 } from './text.ts';
 import type {
   FacetName,
@@ -53,43 +56,62 @@ const SEP = '\u0001';
 interface Terms {
   latinName: Set<string>;
   latinDesc: Set<string>;
-  cjkName: Set<string>;
-  cjkDesc: Set<string>;
+  /** Keys of CJK characters and pairs (cjkGram). */
+  cjkName: Set<number>;
+  cjkDesc: Set<number>;
   /** SEP-separated keys: name, nameEn, slug (tokens without spaces), full pinyin, initials. */
   keys: string;
   /** The first 1, 2 and 3 characters of each key. */
   keyPrefixes: Set<string>;
   nameKey: string;
-  /** Whether normalising the texts changes nothing but case (CJK substrings can then be checked on the raw text). */
+  /** Whether normalising leaves the texts' CJK runs as they are (CJK substrings can then be checked on the raw text). */
   plain: boolean;
 }
 
-function addCjkGrams(out: Set<string>, t: string) {
-  const chars = [...t];
-  for (let i = 0; i < chars.length; i++) {
-    out.add(chars[i]!);
-    if (i + 1 < chars.length) out.add(chars[i]! + chars[i + 1]!);
+/** The key of a CJK character (its code point) or pair (both code points): numbers hash faster than strings. */
+const cjkGram = (a: number, b?: number) => (b === undefined ? a : (a + 1) * 0x200000 + b);
+
+/** The keys of a CJK term's characters (one) or pairs (two or more). */
+function cjkGramsOf(t: string): number[] {
+  const cps: number[] = [];
+  for (const ch of t) cps.push(ch.codePointAt(0)!);
+  if (cps.length === 1) return [cjkGram(cps[0]!)];
+  const out: number[] = [];
+  for (let i = 0; i + 1 < cps.length; i++) out.push(cjkGram(cps[i]!, cps[i + 1]!));
+  return out;
+}
+
+function addCjkGrams(out: Set<number>, t: string) {
+  let prev = -1;
+  for (let i = 0; i < t.length; i++) {
+    let cp = t.charCodeAt(i);
+    if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < t.length) cp = t.codePointAt(i++)!;
+    out.add(cp);
+    if (prev >= 0) out.add(cjkGram(prev, cp));
+    prev = cp;
   }
 }
 
-function split(toks: string[], latin: Set<string>, cjk: Set<string>) {
+function split(toks: string[], latin: Set<string>, cjk: Set<number>) {
   for (const t of toks) {
     if (isCjkToken(t)) addCjkGrams(cjk, t);
     else latin.add(t);
   }
 }
 
-const plainText = (s: string | null) => !s || normalize(s) === s.toLowerCase();
-
 function termsOf(p: IndexedProject): Terms {
+  const name = normalize(p.name);
+  const nameEn = p.nameEn ? normalize(p.nameEn) : '';
+  const description = normalize(p.description);
+  const descriptionEn = p.descriptionEn ? normalize(p.descriptionEn) : '';
   const syllables = pinyinSyllables(p.name);
   const full = syllables.join('');
   const initials = syllables.map((s) => s[0]).join('');
-  const nameToks = tokens(p.name);
-  const nameEnToks = tokens(p.nameEn);
+  const nameToks = tokensOfNormalized(name);
+  const nameEnToks = tokensOfNormalized(nameEn);
   const slugToks = tokens(p.slug);
   const latinName = new Set<string>();
-  const cjkName = new Set<string>();
+  const cjkName = new Set<number>();
   split(nameToks, latinName, cjkName);
   split(nameEnToks, latinName, cjkName);
   split(slugToks, latinName, cjkName);
@@ -99,12 +121,14 @@ function termsOf(p: IndexedProject): Terms {
     latinName.add(initials);
   }
   const latinDesc = new Set<string>();
-  const cjkDesc = new Set<string>();
-  split(tokens(p.description), latinDesc, cjkDesc);
-  split(tokens(p.descriptionEn), latinDesc, cjkDesc);
+  const cjkDesc = new Set<number>();
+  split(tokensOfNormalized(description), latinDesc, cjkDesc);
+  split(tokensOfNormalized(descriptionEn), latinDesc, cjkDesc);
   const keyList = [nameToks.join(''), nameEnToks.join(''), slugToks.join(''), full, initials];
   const keyPrefixes = new Set<string>();
   for (const k of keyList) for (let n = 1; n <= 3 && n <= k.length; n++) keyPrefixes.add(k.slice(0, n));
+  const same = (raw: string | null, normalized: string) =>
+    !raw || cjkSkeleton(raw) === cjkSkeleton(normalized);
   return {
     latinName,
     latinDesc,
@@ -113,7 +137,11 @@ function termsOf(p: IndexedProject): Terms {
     keys: `${SEP}${keyList.join(SEP)}${SEP}`,
     keyPrefixes,
     nameKey: nameSortKey(p.name),
-    plain: plainText(p.name) && plainText(p.nameEn) && plainText(p.description) && plainText(p.descriptionEn),
+    plain:
+      same(p.name, name) &&
+      same(p.nameEn, nameEn) &&
+      same(p.description, description) &&
+      same(p.descriptionEn, descriptionEn),
   };
 }
 
@@ -185,21 +213,16 @@ class DocSet {
       this.list[this.n++] = d;
     } else if (code > this.code[d]!) this.code[d] = code;
   }
+
+  bump(d: number, from: number): void {
+    if (this.stamp[d] === this.gen && this.code[d] === from) this.code[d] = from + 1;
+  }
 }
 
 /** A query word: the terms that must all match, and its synonyms' terms (each a conjunction). */
 interface Word {
   terms: string[];
   synonyms: string[][];
-}
-
-/** What a Latin term matches in the vocabulary and among the tags (cached while they do not change). */
-interface LatinMatch {
-  tokens: number[];
-  typoTokens: number[];
-  typoDistances: number[];
-  tags: number[];
-  tagTypos: number[];
 }
 
 interface CompiledFilters {
@@ -222,6 +245,10 @@ const SLOT_TERM = 4;
 const SLOT_ALT_NEXT = 5;
 const SLOT_FINAL = 6;
 const SLOT_SEEN = 7;
+const SLOT_COUNT = 8;
+
+/** score() of every match code (< 32) and key tier (< 8), looked up in the hot loop. */
+const SCORES = new Uint8Array(256).map((_, i) => (i >> 3 === 0 ? 0 : score(i >> 3, i & 7)));
 
 const NO_SOURCE = -1;
 const UNKNOWN_SOURCE = -2;
@@ -249,7 +276,7 @@ export class SearchIndex {
   private readonly vocab = new Vocabulary();
   private readonly latinName = new Postings();
   private readonly latinDesc = new Postings();
-  private readonly cjkIds = new Map<string, number>();
+  private readonly cjkIds = new Map<number, number>();
   private readonly cjkName = new Postings();
   private readonly cjkDesc = new Postings();
   private readonly keyPrefixIds = new Map<string, number>();
@@ -265,6 +292,8 @@ export class SearchIndex {
   private readonly byUpdated: SortedList;
   private readonly byCreated: SortedList;
   private readonly byName: SortedList;
+  /** Id order: ties of a relevance page are walked in it. */
+  private readonly byId: SortedList;
 
   // sources
   private readonly sourceIds = new Map<string, number>();
@@ -285,13 +314,20 @@ export class SearchIndex {
   private synonymTokenCounts: number[] = [];
 
   // caches and scratch
-  private latinCache = new Map<string, LatinMatch>();
-  private cacheVersion = '';
+  /** The tags a term matches (with typos), while no tag changes. */
+  private tagMatchCache = new Map<string, { tags: number[]; typos: number[] }>();
+  private tagMatchVersion = -1;
+  /** Key tier of each document of the current query (reset after it), and the documents set. */
+  private tierOf = new Uint8Array(1024);
+  private tiered: number[] = [];
+  /** Tag counts of a facet pass (reset after it). */
+  private facetTagCounts = new Int32Array(64);
   private readonly scratch: DocSet[] = [];
 
   constructor() {
     const cmpId = (a: number, b: number) =>
       this.idNum[a]! - this.idNum[b]! || compareCodePoints(this.ids[a]!, this.ids[b]!);
+    this.byId = new SortedList(cmpId);
     this.byUpdated = new SortedList((a, b) => this.updated[a]! - this.updated[b]! || cmpId(a, b));
     this.byCreated = new SortedList((a, b) => this.created[a]! - this.created[b]! || cmpId(a, b));
     this.byName = new SortedList(
@@ -392,7 +428,8 @@ export class SearchIndex {
       for (let d = 0; d < this.end; d++) if (this.projects[d]) all.push(d);
       this.byUpdated.reset(all.slice());
       this.byCreated.reset(all.slice());
-      this.byName.reset(all);
+      this.byName.reset(all.slice());
+      this.byId.reset(all);
     }
   }
 
@@ -494,12 +531,14 @@ export class SearchIndex {
   }
 
   private order(d: number) {
+    this.byId.insert(d);
     this.byUpdated.insert(d);
     this.byCreated.insert(d);
     this.byName.insert(d);
   }
 
   private unorder(d: number) {
+    this.byId.remove(d);
     this.byUpdated.remove(d);
     this.byCreated.remove(d);
     this.byName.remove(d);
@@ -519,7 +558,7 @@ export class SearchIndex {
     for (const t of this.docTags[d]!) this.tagCount[t]!--;
   }
 
-  private cjkId(gram: string): number {
+  private cjkId(gram: number): number {
     let id = this.cjkIds.get(gram);
     if (id === undefined) {
       id = this.cjkIds.size;
@@ -556,20 +595,20 @@ export class SearchIndex {
 
   /** Applies only what changed between two versions of a project's terms. */
   private diff(d: number, a: Terms, b: Terms) {
-    const each = (
-      x: Set<string>,
-      y: Set<string>,
+    const each = <T>(
+      x: Set<T>,
+      y: Set<T>,
       postings: Postings,
-      id: (s: string) => number,
-      known: (s: string) => number,
+      id: (s: T) => number,
+      known: (s: T) => number,
     ) => {
       for (const s of x) if (!y.has(s)) postings.delete(known(s), d);
       for (const s of y) if (!x.has(s)) postings.add(id(s), d);
     };
     const vocab = (s: string) => this.vocab.intern(s);
     const vocabKnown = (s: string) => this.vocab.id(s)!;
-    const cjk = (s: string) => this.cjkId(s);
-    const cjkKnown = (s: string) => this.cjkIds.get(s)!;
+    const cjk = (s: number) => this.cjkId(s);
+    const cjkKnown = (s: number) => this.cjkIds.get(s)!;
     const key = (s: string) => this.keyPrefixId(s);
     const keyKnown = (s: string) => this.keyPrefixIds.get(s)!;
     each(a.latinName, b.latinName, this.latinName, vocab, vocabKnown);
@@ -591,7 +630,7 @@ export class SearchIndex {
     bytes += this.latinName.bytes() + this.latinDesc.bytes() + this.cjkName.bytes() + this.cjkDesc.bytes();
     bytes += this.keyPrefix.bytes() + this.tagDocs.bytes();
     bytes += (this.cjkIds.size + this.keyPrefixIds.size) * 64;
-    bytes += this.byUpdated.bytes() + this.byCreated.bytes() + this.byName.bytes();
+    bytes += this.byUpdated.bytes() + this.byCreated.bytes() + this.byName.bytes() + this.byId.bytes();
     let tags = 0;
     for (const t of this.tags) if (t) tags++;
     bytes += tags * 400;
@@ -610,12 +649,36 @@ export class SearchIndex {
     return s;
   }
 
-  private checkCaches() {
-    const v = `${this.vocab.version}:${this.tagVersion}`;
-    if (v !== this.cacheVersion) {
-      this.latinCache.clear();
-      this.cacheVersion = v;
+  /** The tags whose text a term matches: exactly, or (k > 0) within k typos. */
+  private tagMatches(term: string, k: number): { tags: number[]; typos: number[] } {
+    if (this.tagMatchVersion !== this.tagVersion) {
+      this.tagMatchCache.clear();
+      this.tagMatchVersion = this.tagVersion;
     }
+    const key = `${k}:${term}`;
+    const hit = this.tagMatchCache.get(key);
+    if (hit) return hit;
+    const pattern = isCjkToken(term) || term.length > 2 ? term : ` ${term}`;
+    const tags: number[] = [];
+    const typos: number[] = [];
+    for (let num = 0; num < this.tags.length; num++) {
+      if (!this.tags[num]) continue;
+      if (this.tagText[num]!.includes(pattern)) {
+        tags.push(num);
+        typos.push(0);
+      } else if (k > 0) {
+        let best = k + 1;
+        for (const tok of this.tagTokens[num]!) best = Math.min(best, prefixDistance(term, k, tok));
+        if (best <= k) {
+          tags.push(num);
+          typos.push(best);
+        }
+      }
+    }
+    const m = { tags, typos };
+    if (this.tagMatchCache.size >= 512) this.tagMatchCache.clear();
+    this.tagMatchCache.set(key, m);
+    return m;
   }
 
   /** The query cut into words (synonym terms spanning several tokens are one word). */
@@ -643,105 +706,66 @@ export class SearchIndex {
     return { words, terms };
   }
 
-  private latinMatch(term: string, typos: number): LatinMatch {
-    const cacheKey = `${typos}:${term}`;
-    const hit = this.latinCache.get(cacheKey);
-    if (hit) return hit;
-    const short = term.length <= 2;
-    const tokenIds = short ? this.vocab.startingWith(term) : this.vocab.containing(term);
-    const typo = typos > 0 ? this.vocab.typos(term, typos) : { ids: [], typos: [] };
-    const pattern = short ? ` ${term}` : term;
-    const tags: number[] = [];
-    const tagTypos: number[] = [];
-    for (let num = 0; num < this.tags.length; num++) {
-      if (!this.tags[num]) continue;
-      if (this.tagText[num]!.includes(pattern)) {
-        tags.push(num);
-        tagTypos.push(0);
-      } else if (typos > 0) {
-        let best = typos + 1;
-        for (const tok of this.tagTokens[num]!) {
-          const dist = prefixDistance(term, typos, tok);
-          if (dist < best) best = dist;
-        }
-        if (best <= typos) {
-          tags.push(num);
-          tagTypos.push(best);
-        }
-      }
-    }
-    const m: LatinMatch = {
-      tokens: tokenIds,
-      typoTokens: typo.ids,
-      typoDistances: typo.typos,
-      tags,
-      tagTypos,
-    };
-    if (this.latinCache.size > 2000) this.latinCache.clear();
-    this.latinCache.set(cacheKey, m);
-    return m;
-  }
-
   /** The documents a term matches, each with its best match code, into `out`. */
   private termSet(term: string, synonym: boolean, typosOn: boolean, out: DocSet) {
-    const add = (cls: number, typos: number) => {
-      const code = matchCode(cls, typos, synonym);
-      return (d: number) => out.best(d, code);
-    };
+    const name = matchCode(CLASS_NAME, 0, synonym);
+    const desc = matchCode(CLASS_DESCRIPTION, 0, synonym);
+    const k = isCjkToken(term) || !typosOn || synonym ? 0 : allowedTypos(term);
+    const tagged = this.tagMatches(term, k);
+    for (let i = 0; i < tagged.tags.length; i++)
+      this.tagDocs.into(tagged.tags[i]!, out, matchCode(CLASS_TAG, tagged.typos[i]!, synonym));
     if (isCjkToken(term)) {
-      this.cjkTerm(term, add(CLASS_NAME, 0), add(CLASS_DESCRIPTION, 0));
-      const tagged = add(CLASS_TAG, 0);
-      for (let num = 0; num < this.tags.length; num++)
-        if (this.tags[num] && this.tagText[num]!.includes(term)) this.tagDocs.forEach(num, tagged);
+      this.cjkTerm(term, out, name, desc);
       return;
     }
-    const typos = typosOn && !synonym ? allowedTypos(term) : 0;
-    const m = this.latinMatch(term, typos);
-    const name = add(CLASS_NAME, 0);
-    const desc = add(CLASS_DESCRIPTION, 0);
-    for (const t of m.tokens) {
-      this.latinName.forEach(t, name);
-      this.latinDesc.forEach(t, desc);
+    const m = this.vocab.expand(term, k);
+    for (const t of m.exact) {
+      this.latinName.into(t, out, name);
+      this.latinDesc.into(t, out, desc);
     }
-    for (let i = 0; i < m.tags.length; i++) this.tagDocs.forEach(m.tags[i]!, add(CLASS_TAG, m.tagTypos[i]!));
-    for (let i = 0; i < m.typoTokens.length; i++) {
-      const t = m.typoTokens[i]!;
-      const dist = m.typoDistances[i]!;
-      this.latinName.forEach(t, add(CLASS_NAME, dist));
-      this.latinDesc.forEach(t, add(CLASS_DESCRIPTION, dist));
+    for (let i = 0; i < m.typo.length; i++) {
+      const t = m.typo[i]!;
+      this.latinName.into(t, out, matchCode(CLASS_NAME, m.typos[i]!, synonym));
+      this.latinDesc.into(t, out, matchCode(CLASS_DESCRIPTION, m.typos[i]!, synonym));
     }
   }
 
-  private cjkTerm(term: string, name: (d: number) => void, desc: (d: number) => void) {
-    const chars = [...term];
-    if (chars.length <= 2) {
-      const id = this.cjkIds.get(term);
+  /** A CJK term: a character or a pair is one posting list; a longer term intersects its pairs, then the text decides. */
+  private cjkTerm(term: string, out: DocSet, name: number, desc: number) {
+    const grams = cjkGramsOf(term);
+    if (grams.length === 1) {
+      const id = this.cjkIds.get(grams[0]!);
       if (id === undefined) return;
-      this.cjkName.forEach(id, name);
-      this.cjkDesc.forEach(id, desc);
+      this.cjkName.into(id, out, name);
+      this.cjkDesc.into(id, out, desc);
       return;
     }
-    // a longer term: the documents holding all its character pairs, then the text decides
     const pairs: number[] = [];
-    for (let i = 0; i + 1 < chars.length; i++) {
-      const id = this.cjkIds.get(chars[i]! + chars[i + 1]!);
+    for (const g of grams) {
+      const id = this.cjkIds.get(g);
       if (id === undefined) return;
-      pairs.push(id);
+      if (!pairs.includes(id)) pairs.push(id);
     }
-    const inText = (d: number, fields: (string | null)[]) => {
-      const p = this.plain[d] === 1;
-      for (const f of fields) if (f && (p ? f : normalize(f)).includes(term)) return true;
-      return false;
+    const inText = (d: number, a: string | null, b: string | null) => {
+      if (this.plain[d] === 1) return (a?.includes(term) ?? false) || (b?.includes(term) ?? false);
+      return (a ? normalize(a).includes(term) : false) || (b ? normalize(b).includes(term) : false);
     };
-    for (const [postings, visit, fields] of [
-      [this.cjkName, name, (p: IndexedProject) => [p.name, p.nameEn]],
-      [this.cjkDesc, desc, (p: IndexedProject) => [p.description, p.descriptionEn]],
-    ] as const) {
-      let rarest = pairs[0]!;
-      for (const id of pairs) if (postings.size(id) < postings.size(rarest)) rarest = id;
-      postings.forEach(rarest, (d) => {
-        if (inText(d, fields(this.projects[d]!))) visit(d);
-      });
+    for (const cls of [CLASS_NAME, CLASS_DESCRIPTION]) {
+      const postings = cls === CLASS_NAME ? this.cjkName : this.cjkDesc;
+      // count, per document, the pairs it holds: a document holding all of them is a candidate
+      pairs.sort((a, b) => postings.size(a) - postings.size(b));
+      const count = this.acquire(SLOT_COUNT);
+      postings.into(pairs[0]!, count, 1);
+      for (let i = 1; i < pairs.length; i++) postings.bump(pairs[i]!, count, i);
+      const all = pairs.length;
+      for (let i = 0; i < count.n; i++) {
+        const d = count.list[i]!;
+        if (count.code[d] !== all) continue;
+        const p = this.projects[d]!;
+        const found =
+          cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn);
+        if (found) out.best(d, cls === CLASS_NAME ? name : desc);
+      }
     }
   }
 
@@ -753,13 +777,16 @@ export class SearchIndex {
     for (const word of words) {
       // the word: its own terms, all of them (a conjunction), or any of its synonyms
       const wordSet = this.acquire(SLOT_WORD);
-      [word.terms, ...word.synonyms].forEach((alt, ai) => {
-        const altSet = this.conjunction(alt, ai > 0, typosOn);
-        for (let i = 0; i < altSet.n; i++) {
-          const d = altSet.list[i]!;
-          wordSet.best(d, altSet.code[d]!);
-        }
-      });
+      if (word.synonyms.length === 0 && word.terms.length === 1)
+        this.termSet(word.terms[0]!, false, typosOn, wordSet);
+      else
+        [word.terms, ...word.synonyms].forEach((alt, ai) => {
+          const altSet = this.conjunction(alt, ai > 0, typosOn);
+          for (let i = 0; i < altSet.n; i++) {
+            const d = altSet.list[i]!;
+            wordSet.best(d, altSet.code[d]!);
+          }
+        });
       if (!acc) {
         this.swap(SLOT_WORD, SLOT_ACC);
         acc = this.scratch[SLOT_ACC]!;
@@ -867,7 +894,6 @@ export class SearchIndex {
   }
 
   findProjects(query: ProjectQuery): ProjectHits {
-    this.checkCaches();
     const f = this.compileFilters(query);
     const facetNames = [...new Set(query.facets)];
     if (query.q !== undefined) {
@@ -890,34 +916,38 @@ export class SearchIndex {
     facetNames: FacetName[],
   ): ProjectHits {
     const matched = m.set;
-    const keyTier = this.keyTiers(m, matched);
+    this.keyTiers(m, matched);
+    const tierOf = this.tierOf;
     // final: the matches passing every filter, with their scores
-    const final = this.acquire(SLOT_FINAL);
-    for (let i = 0; i < matched.n; i++) {
-      const d = matched.list[i]!;
-      if (!this.allOk(f, d)) continue;
-      final.best(d, score(matched.code[d]!, keyTier.get(d) ?? KEY_NONE));
+    const codes = matched.code;
+    let final = matched;
+    if (!this.noFilters(f)) {
+      final = this.acquire(SLOT_FINAL);
+      const list = matched.list;
+      for (let i = 0; i < matched.n; i++) {
+        const d = list[i]!;
+        if (this.allOk(f, d)) final.best(d, codes[d]!);
+      }
     }
-    const facets = facetNames.length > 0 ? this.facetPass(f, facetNames, matched.list, matched.n) : undefined;
-    const page = this.pageOf(query, final);
+    const facets = facetNames.length > 0 ? this.facetPass(f, facetNames, matched) : undefined;
+    const page =
+      query.sort === 'relevance' ? this.relevancePage(query, final) : this.sortedPage(query, final);
     const hits: ProjectHit[] = page.map((d) => {
-      const s = final.code[d]!;
+      const s = SCORES[(codes[d]! << 3) | tierOf[d]!]!;
       return {
         id: this.ids[d]!,
         key: query.sort === 'relevance' ? s : this.keyOf(query.sort, d),
-        match: {
-          field: this.fieldOf(d, matched.code[d]!, m, keyTier.get(d) ?? KEY_NONE),
-          score: s,
-          typos: codeTypos(matched.code[d]!),
-        },
+        match: { field: this.fieldOf(d, codes[d]!, m, tierOf[d]!), score: s, typos: codeTypos(codes[d]!) },
       };
     });
+    for (const d of this.tiered) tierOf[d] = KEY_NONE;
+    this.tiered.length = 0;
     return { hits, total: final.n, ...(facets && { facets }) };
   }
 
-  /** The key tier of each matched document whose key equals or starts with the whole query. */
-  private keyTiers(m: { words: Word[]; terms: string[] }, matched: DocSet): Map<number, number> {
-    const tiers = new Map<number, number>();
+  /** Sets tierOf for each matched document whose key equals or starts with the whole query. */
+  private keyTiers(m: { words: Word[]; terms: string[] }, matched: DocSet) {
+    if (this.tierOf.length < this.end) this.tierOf = new Uint8Array(this.idNum.length);
     const wholes: [string, boolean][] = [[m.terms.join(''), false]];
     if (m.words.length === 1) for (const syn of m.words[0]!.synonyms) wholes.push([syn.join(''), true]);
     for (const [whole, synonym] of wholes) {
@@ -937,10 +967,12 @@ export class SearchIndex {
               ? KEY_PREFIX_SYNONYM
               : KEY_PREFIX
             : KEY_NONE;
-        if (tier > (tiers.get(d) ?? KEY_NONE)) tiers.set(d, tier);
+        if (tier > this.tierOf[d]!) {
+          if (this.tierOf[d] === KEY_NONE) this.tiered.push(d);
+          this.tierOf[d] = tier;
+        }
       });
     }
-    return tiers;
   }
 
   /** Which field matched best, for a hit of a page. */
@@ -986,26 +1018,18 @@ export class SearchIndex {
   }
 
   /** Compares document d with a cursor (key, id) under a sort: negative when d comes first ascending. */
-  private compareToCursor(
-    sort: ProjectQuery['sort'],
-    d: number,
-    key: number | string,
-    id: string,
-    s: number,
-  ) {
+  private compareToCursor(sort: ProjectQuery['sort'], d: number, key: number | string, id: string) {
     let c: number;
-    if (sort === 'relevance') c = s - Number(key);
-    else if (sort === 'name') c = compareCodePoints(this.nameKey[d]!, String(key));
+    if (sort === 'name') c = compareCodePoints(this.nameKey[d]!, String(key));
     else c = (sort === 'updated' ? this.updated[d]! : this.created[d]!) - Number(key);
     if (c !== 0) return c;
     return compareCodePoints(this.ids[d]!, id);
   }
 
   /** Compares two documents under a sort (ascending). */
-  private compareDocs(sort: ProjectQuery['sort'], a: number, b: number, scores?: DocSet): number {
+  private compareDocs(sort: ProjectQuery['sort'], a: number, b: number): number {
     let c: number;
-    if (sort === 'relevance') c = scores!.code[a]! - scores!.code[b]!;
-    else if (sort === 'name') c = compareCodePoints(this.nameKey[a]!, this.nameKey[b]!);
+    if (sort === 'name') c = compareCodePoints(this.nameKey[a]!, this.nameKey[b]!);
     else if (sort === 'updated') c = this.updated[a]! - this.updated[b]!;
     else c = this.created[a]! - this.created[b]!;
     if (c !== 0) return c;
@@ -1013,22 +1037,80 @@ export class SearchIndex {
   }
 
   /**
-   * The page (limit + 1 documents after the cursor, in order) among the documents of `final`:
-   * a bounded selection over them, or, for a sorted order when they are many, a walk of the
-   * pre-sorted order from the cursor that stops after limit + 1 members.
+   * A relevance page: the scores are few (ranking.ts), so the page is taken score by score from
+   * the cursor's on. Within one score, hits go by id: when the score holds many documents the
+   * id order is walked from the cursor and stops after what the page needs (O(limit) for a
+   * word matching a quarter of the directory); when it holds few, they are selected directly.
    */
-  private pageOf(query: ProjectQuery, final: DocSet): number[] {
+  private relevancePage(query: ProjectQuery, final: DocSet): number[] {
+    const want = query.limit + 1;
+    const desc = query.order === 'desc';
+    const after = query.after;
+    const asOf = query.asOf ?? Number.POSITIVE_INFINITY;
+    // final.code holds match codes; the score adds the key tier
+    const tierOf = this.tierOf;
+    const code = final.code;
+    const scoreOf = (d: number) => SCORES[(code[d]! << 3) | tierOf[d]!]!;
+    const counts = new Int32Array(MAX_SCORE + 1);
+    for (let i = 0; i < final.n; i++) counts[scoreOf(final.list[i]!)]!++;
+    const out: number[] = [];
+    const start = after ? Math.round(Number(after.key)) : desc ? MAX_SCORE : 0;
+    for (let s = start; s >= 0 && s <= MAX_SCORE && out.length < want; s += desc ? -1 : 1) {
+      const count = counts[s]!;
+      if (count === 0) continue;
+      const need = want - out.length;
+      const cursorId = after && s === start && Number(after.key) === s ? after.id : undefined;
+      const pass = (d: number) => final.has(d) && scoreOf(d) === s && this.updated[d]! <= asOf;
+      if ((need * this.live) / count < final.n) {
+        // walk the id order from the cursor
+        const visit = (d: number) => {
+          if (pass(d)) out.push(d);
+          return out.length < want;
+        };
+        const ids = this.ids;
+        if (desc) {
+          const from =
+            cursorId === undefined
+              ? this.byId.end()
+              : this.byId.seek((d) => compareCodePoints(ids[d]!, cursorId) < 0);
+          this.byId.backward(from, visit);
+        } else {
+          const from =
+            cursorId === undefined
+              ? this.byId.start()
+              : this.byId.seek((d) => compareCodePoints(ids[d]!, cursorId) <= 0);
+          this.byId.forward(from, visit);
+        }
+      } else {
+        const dir = desc ? -1 : 1;
+        const cmp = (a: number, b: number) =>
+          dir * (this.idNum[a]! - this.idNum[b]! || compareCodePoints(this.ids[a]!, this.ids[b]!));
+        const ok = (d: number) =>
+          scoreOf(d) === s &&
+          this.updated[d]! <= asOf &&
+          (cursorId === undefined || dir * compareCodePoints(this.ids[d]!, cursorId) > 0);
+        out.push(...select(final.list, final.n, need, ok, cmp));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A page in updated/created/name order: a walk of the pre-sorted order from the cursor that
+   * stops after limit + 1 matches, or, when the matches are few, a selection among them.
+   */
+  private sortedPage(query: ProjectQuery, final: DocSet): number[] {
     const want = query.limit + 1;
     const dir = query.order === 'asc' ? 1 : -1;
     const after = query.after;
-    const ok = (d: number) => query.asOf === undefined || this.updated[d]! <= query.asOf;
-    const afterCursor = (d: number) =>
-      !after || dir * this.compareToCursor(query.sort, d, after.key, after.id, final.code[d]!) > 0;
-    if (query.sort !== 'relevance' && final.n * final.n > want * Math.max(1, this.live)) {
-      return this.walkOrder(query, (d) => final.has(d) && ok(d));
-    }
-    const cmp = (a: number, b: number) => dir * this.compareDocs(query.sort, a, b, final);
-    return select(final.list, final.n, want, (d) => ok(d) && afterCursor(d), cmp);
+    const asOf = query.asOf ?? Number.POSITIVE_INFINITY;
+    if (final.n * final.n > want * Math.max(1, this.live))
+      return this.walkOrder(query, (d) => final.has(d) && this.updated[d]! <= asOf);
+    const cmp = (a: number, b: number) => dir * this.compareDocs(query.sort, a, b);
+    const ok = (d: number) =>
+      this.updated[d]! <= asOf &&
+      (!after || dir * this.compareToCursor(query.sort, d, after.key, after.id) > 0);
+    return select(final.list, final.n, want, ok, cmp);
   }
 
   /** Walks the pre-sorted order of the query's sort from its cursor, keeping limit + 1 documents that pass. */
@@ -1044,12 +1126,12 @@ export class SearchIndex {
     const after = query.after;
     if (query.order === 'asc') {
       const from = after
-        ? list.seek((d) => this.compareToCursor(query.sort, d, after.key, after.id, 0) <= 0)
+        ? list.seek((d) => this.compareToCursor(query.sort, d, after.key, after.id) <= 0)
         : list.start();
       list.forward(from, visit);
     } else {
       const from = after
-        ? list.seek((d) => this.compareToCursor(query.sort, d, after.key, after.id, 0) < 0)
+        ? list.seek((d) => this.compareToCursor(query.sort, d, after.key, after.id) < 0)
         : list.end();
       list.backward(from, visit);
     }
@@ -1084,9 +1166,7 @@ export class SearchIndex {
     if (facetNames.length > 0) {
       if (none) facets = this.maintainedFacets(facetNames);
       else {
-        const all: number[] = [];
-        for (let d = 0; d < this.end; d++) if (this.projects[d]) all.push(d);
-        facets = this.facetPass(f, facetNames, all, all.length);
+        facets = this.facetPass(f, facetNames, undefined);
       }
     }
     return {
@@ -1133,37 +1213,83 @@ export class SearchIndex {
     return out;
   }
 
-  /** One pass over the documents: each facet counts those passing every filter but its own. */
-  private facetPass(
-    f: CompiledFilters,
-    names: FacetName[],
-    docs: ArrayLike<number>,
-    n: number,
-  ): ProjectFacets {
+  /**
+   * The facets of a set of documents (the matches of q, or every document): each counts those
+   * passing every filter but its own, in one pass. When a facet's count is the whole set (no
+   * other filter) and the set is most of the directory, it is the maintained count minus a
+   * count of the documents outside the set, which are fewer.
+   */
+  private facetPass(f: CompiledFilters, names: FacetName[], set: DocSet | undefined): ProjectFacets {
+    const hasStatus = f.status !== 0;
+    const hasTags = f.tagNums !== undefined;
+    const hasLinks = f.linkMask !== 0;
+    const hasOthers = f.source !== undefined || f.updatedAfter !== undefined;
+    const size = set ? set.n : this.live;
+    const inverse = size > this.live / 2 && !hasOthers;
     const wantStatus = names.includes('status');
     const wantLinks = names.includes('linkTypes');
     const wantTags = names.includes('tags');
+    // which facets are counted as "maintained minus the rest", which directly
+    const statusInv = wantStatus && inverse && !hasTags && !hasLinks;
+    const linksInv = wantLinks && inverse && !hasStatus && !hasTags;
+    const tagsInv = wantTags && inverse && !hasStatus && !hasLinks;
     const statusCounts = [0, 0, 0];
     const linkCounts = [0, 0, 0, 0];
-    const tagCounts = new Map<number, number>();
-    for (let i = 0; i < n; i++) {
-      const d = docs[i]!;
-      if (!this.othersOk(f, d)) continue;
-      const s = this.statusOk(f, d);
-      const t = this.tagsOk(f, d);
-      const l = this.linksOk(f, d);
-      if (wantStatus && t && l) statusCounts[this.status[d]!]!++;
-      if (wantLinks && s && t) {
-        const mask = this.linkMask[d]!;
-        for (let b = 0; b < 4; b++) if (mask & (1 << b)) linkCounts[b]!++;
+    if (this.facetTagCounts.length < this.tags.length)
+      this.facetTagCounts = new Int32Array(this.tags.length * 2);
+    const tagCounts = this.facetTagCounts;
+    const touched: number[] = [];
+    const countTags = (d: number) => {
+      for (const tag of this.docTags[d]!) if (tagCounts[tag]!++ === 0) touched.push(tag);
+    };
+    const countLinks = (d: number) => {
+      const mask = this.linkMask[d]!;
+      for (let b = 0; b < 4; b++) if (mask & (1 << b)) linkCounts[b]!++;
+    };
+    if (set && (statusInv || linksInv || tagsInv)) {
+      // the documents outside the set
+      for (let d = 0; d < this.end; d++) {
+        if (!this.projects[d] || set.has(d)) continue;
+        if (statusInv) statusCounts[this.status[d]!]!++;
+        if (linksInv) countLinks(d);
+        if (tagsInv) countTags(d);
       }
-      if (wantTags && s && l)
-        for (const tag of this.docTags[d]!) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
+    }
+    const direct = (wantStatus && !statusInv) || (wantLinks && !linksInv) || (wantTags && !tagsInv);
+    if (direct) {
+      const visit = (d: number) => {
+        if (hasOthers && !this.othersOk(f, d)) return;
+        const s = !hasStatus || this.status[d] === f.status;
+        const t = !hasTags || this.tagsOk(f, d);
+        const l = !hasLinks || (this.linkMask[d]! & f.linkMask) === f.linkMask;
+        if (wantStatus && !statusInv && t && l) statusCounts[this.status[d]!]!++;
+        if (wantLinks && !linksInv && s && t) countLinks(d);
+        if (wantTags && !tagsInv && s && l) countTags(d);
+      };
+      if (set) for (let i = 0; i < set.n; i++) visit(set.list[i]!);
+      else for (let d = 0; d < this.end; d++) if (this.projects[d]) visit(d);
     }
     const out: ProjectFacets = {};
-    if (wantStatus) out.status = valueFacet(STATUSES.map((v, i) => [v, statusCounts[i + 1]!]));
-    if (wantLinks) out.linkTypes = valueFacet(LINK_TYPES.map((v, i) => [v, linkCounts[i]!]));
-    if (wantTags) out.tags = this.tagFacet([...tagCounts.keys()], (t) => tagCounts.get(t)!);
+    if (wantStatus)
+      out.status = valueFacet(
+        STATUSES.map((v, i) => [
+          v,
+          statusInv ? this.statusCount[i + 1]! - statusCounts[i + 1]! : statusCounts[i + 1]!,
+        ]),
+      );
+    if (wantLinks)
+      out.linkTypes = valueFacet(
+        LINK_TYPES.map((v, i) => [v, linksInv ? this.linkCount[i]! - linkCounts[i]! : linkCounts[i]!]),
+      );
+    if (wantTags) {
+      if (tagsInv) {
+        const nums: number[] = [];
+        for (let t = 0; t < this.tags.length; t++)
+          if (this.tags[t] && this.tagCount[t]! - tagCounts[t]! > 0) nums.push(t);
+        out.tags = this.tagFacet(nums, (t) => this.tagCount[t]! - tagCounts[t]!);
+      } else out.tags = this.tagFacet(touched, (t) => tagCounts[t]!);
+    }
+    for (const t of touched) tagCounts[t] = 0;
     return out;
   }
 

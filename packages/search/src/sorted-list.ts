@@ -135,6 +135,20 @@ export class SortedList {
     }
   }
 
+  /** The element at a position (undefined past the end). */
+  at(p: Position): number | undefined {
+    return this.blocks[p.block]?.[p.offset];
+  }
+
+  /** Moves a position to the next element. */
+  step(p: Position): void {
+    p.offset++;
+    if (p.offset >= this.blocks[p.block]!.length) {
+      p.block++;
+      p.offset = 0;
+    }
+  }
+
   /** The first and last position (for walks over everything). */
   start(): Position {
     return { block: 0, offset: 0 };

@@ -16,7 +16,11 @@ const HAN = /\p{Script=Han}/u;
 /** A query is cut into at most this many distinct terms; the rest are dropped. */
 export const MAX_QUERY_TERMS = 16;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function normalize(s: string): string {
+  // ASCII has nothing to decompose (the common case of English text, at a fraction of the cost)
+  if (ASCII.test(s)) return s.toLowerCase();
   return s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -25,9 +29,13 @@ export function normalize(s: string): string {
 
 /** Tokens of a text: CJK runs and runs of other letters/digits, normalised. */
 export function tokens(s: string | null | undefined): string[] {
-  if (!s) return [];
+  return s ? tokensOfNormalized(normalize(s)) : [];
+}
+
+/** Tokens of a text normalize() returned already. */
+export function tokensOfNormalized(normalized: string): string[] {
   const out: string[] = [];
-  for (const run of normalize(s).match(RUNS) ?? []) {
+  for (const run of normalized.match(RUNS) ?? []) {
     // a run of letters and digits that mixes CJK and other characters is split by script
     if (CJK.test(run)) splitScripts(run, out);
     else out.push(run);
@@ -49,6 +57,11 @@ function splitScripts(run: string, out: string[]) {
   }
   if (current) out.push(current);
 }
+
+const NON_CJK = /[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/** The CJK runs of a text, one space between them: two texts with the same skeleton hold the same CJK substrings. */
+export const cjkSkeleton = (s: string): string => s.replace(NON_CJK, ' ');
 
 /** Whether a token is a CJK run (tokens never mix scripts). */
 export const isCjkToken = (t: string): boolean => CJK.test(t);

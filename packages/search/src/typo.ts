@@ -79,10 +79,49 @@ export class PrefixDistance {
   }
 }
 
+// rows reused by prefixDistance (it runs for every new token against the cached query terms)
+let rowA = new Int32Array(32);
+let rowB = new Int32Array(32);
+let rowC = new Int32Array(32);
+
 /** The smallest edit distance between the word and a prefix of the text (k + 1 when over k). */
 export function prefixDistance(word: string, k: number, text: string): number {
-  const dp = new PrefixDistance(word, k);
-  const reached = dp.extend(text, 0);
-  const best = dp.best[Math.min(reached, text.length)] ?? k + 1;
+  const n = word.length;
+  if (rowA.length <= n) {
+    rowA = new Int32Array(2 * n + 2);
+    rowB = new Int32Array(2 * n + 2);
+    rowC = new Int32Array(2 * n + 2);
+  }
+  let prev2 = rowA;
+  let prev = rowB;
+  let row = rowC;
+  for (let j = 0; j <= n; j++) prev[j] = j;
+  let best = n;
+  for (let d = 1; d <= text.length; d++) {
+    const c = text.charCodeAt(d - 1);
+    const cPrev = d >= 2 ? text.charCodeAt(d - 2) : -1;
+    row[0] = d;
+    let min = d;
+    for (let j = 1; j <= n; j++) {
+      const w = word.charCodeAt(j - 1);
+      let v = prev[j - 1]! + (w === c ? 0 : 1);
+      const del = prev[j]! + 1;
+      if (del < v) v = del;
+      const ins = row[j - 1]! + 1;
+      if (ins < v) v = ins;
+      if (d >= 2 && j >= 2 && c === word.charCodeAt(j - 2) && cPrev === w) {
+        const tr = prev2[j - 2]! + 1;
+        if (tr < v) v = tr;
+      }
+      row[j] = v;
+      if (v < min) min = v;
+    }
+    if (row[n]! < best) best = row[n]!;
+    if (min > k) break;
+    const t = prev2;
+    prev2 = prev;
+    prev = row;
+    row = t;
+  }
   return best <= k ? best : k + 1;
 }
