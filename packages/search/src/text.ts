@@ -16,11 +16,14 @@ const HAN = /\p{Script=Han}/u;
 /** A query is cut into at most this many distinct terms; the rest are dropped. */
 export const MAX_QUERY_TERMS = 16;
 
-const ASCII = /^[\x00-\x7f]*$/;
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 export function normalize(s: string): string {
   // ASCII has nothing to decompose (the common case of English text, at a fraction of the cost)
-  if (ASCII.test(s)) return s.toLowerCase();
+  if (isAscii(s)) return s.toLowerCase();
   return s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
