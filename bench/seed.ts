@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { urlKey } from '../packages/core/src/url-key.ts';
 import { connect, type DatabaseHandle, migrateToLatest } from '../packages/db/src/index.ts';
 import {
   benchId,
@@ -59,9 +60,10 @@ const INSERT_CHUNK = `
       returning 1
     ),
     l as (
-      insert into links (id, project_id, type, url, title, position)
-      select id, project_id, type, url, title, position
-      from json_to_recordset($2::json) as r(id text, project_id text, type text, url text, title text, position int)
+      insert into links (id, project_id, type, url, url_key, title, position)
+      select id, project_id, type, url, url_key, title, position
+      from json_to_recordset($2::json) as r(id text, project_id text, type text, url text, url_key text, title text,
+        position int)
       returning 1
     )
   insert into project_tags (project_id, tag_id, position)
@@ -71,11 +73,11 @@ const INSERT_CHUNK = `
 `;
 
 const INSERT_TASKS = `
-  insert into discovery_tasks (id, source_url, source_type, status, created_at, started_at, completed_at,
+  insert into discovery_tasks (id, source_url, url_key, source_type, status, created_at, started_at, completed_at,
     project_id, error_message, retry_count, last_retry_at)
-  select id, source_url, source_type, status, created_at, started_at, completed_at,
+  select id, source_url, url_key, source_type, status, created_at, started_at, completed_at,
     project_id, error_message, retry_count, last_retry_at
-  from json_to_recordset($1::json) as r(id text, source_url text, source_type text, status text,
+  from json_to_recordset($1::json) as r(id text, source_url text, url_key text, source_type text, status text,
     created_at timestamptz, started_at timestamptz, completed_at timestamptz, project_id text,
     error_message text, retry_count int, last_retry_at timestamptz)
 `;
@@ -176,6 +178,7 @@ export async function insertProjects(pool: Pool, count: number): Promise<Written
           project_id: id,
           type: l.type,
           url: l.url,
+          url_key: urlKey(l.url),
           title: l.title ?? null,
           position,
         });
@@ -263,6 +266,7 @@ export async function seedTasks(
       rows.push({
         id,
         source_url: sourceUrl,
+        url_key: urlKey(sourceUrl),
         source_type: j % 3 === 0 ? 'crawler' : 'manual',
         status,
         created_at: new Date(created).toISOString(),
