@@ -5,7 +5,7 @@ export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
 export { openApiDocument } from './openapi.ts';
 export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from './router.ts';
-export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/common.ts';
+export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/url-rule.ts';
 export { ProjectInput } from './schemas/project.ts';
 export { slugify } from './slug.ts';
 export { readQueueStats } from './tasks/get-queue-stats.ts';
