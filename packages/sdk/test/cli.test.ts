@@ -222,7 +222,14 @@ describe('directory tasks and check', () => {
       input: JSON.stringify([...urls.slice(0, 3), { sourceUrl: newUrl }]),
     });
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ created: 1, skipped: 3, total: 4, failed: 0, errors: [] });
+    expect(JSON.parse(again.stdout)).toEqual({
+      created: 1,
+      skipped: 3,
+      total: 4,
+      failed: 0,
+      errors: [],
+      existingProjects: [],
+    });
 
     const all = await cli(['tasks', 'list', '--all', '--json']);
     expect(all.code).toBe(0);
@@ -264,6 +271,41 @@ describe('directory tasks and check', () => {
       ],
       stats: { total: 2, shouldCreate: 1, duplicate: 1 },
     });
+  });
+});
+
+describe('directory tasks add, for URLs a project already has', () => {
+  it('checks first and queues them only with --force, saying so per URL', async () => {
+    const stored = project();
+    await server.call('POST', '/api/webhook/projects', { body: { projects: [stored] } });
+    const known = stored.links[0]!.url;
+    const fresh = uniqueUrl('beside-known');
+    const added = await cli(['tasks', 'add', '-', '--quiet'], { input: `${known}\n${fresh}\n` });
+    expect(added.code).toBe(0);
+    expect(added.stdout.split('\n')).toEqual([
+      '1 created, 0 skipped (already have a task), 1 total, 1 not queued (a project has the URL)',
+      'Not queued (--force queues them anyway):',
+      `  ${known}: project ${slugOf(stored)} already has this URL`,
+      '',
+    ]);
+    // Whether the URL has a task now, by the duplicate check (whatever else the queue holds).
+    const queued = async (url: string) =>
+      (await server.call('POST', '/api/discovery/check-duplicates', { body: { urls: [url] } })).json
+        .results[0].existingTask !== undefined;
+    expect(await queued(fresh)).toBe(true);
+    expect(await queued(known)).toBe(false);
+
+    const json = await cli(['tasks', 'add', '-', '--json'], { input: known });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      created: 0,
+      existingProjects: [{ index: 0, line: 1, sourceUrl: known, slug: slugOf(stored) }],
+    });
+    const forced = await cli(['tasks', 'add', '-', '--force', '--quiet'], { input: known });
+    expect(forced).toMatchObject({
+      code: 0,
+      stdout: '1 created, 0 skipped (already have a task), 1 total\n',
+    });
+    expect(await queued(known)).toBe(true);
   });
 });
 
