@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { project, slugOf, startServer, type TestServer, uniqueUrl } from '@directory/server/test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readItems } from '../src/cli/input.ts';
@@ -13,6 +14,8 @@ import { type CliIo, run } from '../src/cli/run.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+// By its location: the CLI also runs from directories outside the repository.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 interface Result {
   code: number | null;
@@ -38,13 +41,17 @@ afterAll(async () => {
  * DIRECTORY_API_KEY pointing at the test server unless `env` says otherwise. Every run also
  * checks that the API key never shows in the output.
  */
-async function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
+async function cli(
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string; bare?: boolean } = {},
+) {
   const env: Record<string, string | undefined> = { ...process.env };
-  delete env.DIRECTORY_URL;
-  delete env.DIRECTORY_API_KEY;
-  delete env.WEBHOOK_API_KEY;
-  Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key }, options.env);
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
+  for (const name of ['DIRECTORY_URL', 'DIRECTORY_API_KEY', 'WEBHOOK_API_KEY', 'PORT', 'DATABASE_URL'])
+    delete env[name];
+  // bare: as a person's shell after the README's first command, with no service variable set
+  if (!options.bare) Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key });
+  Object.assign(env, options.env);
+  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd ?? ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {
@@ -306,6 +313,39 @@ describe('directory tasks add, for URLs a project already has', () => {
       stdout: '1 created, 0 skipped (already have a task), 1 total\n',
     });
     expect(await queued(known)).toBe(true);
+  });
+});
+
+describe('finding the service and its key with nothing set', () => {
+  it('uses PORT for the address and the key the server keeps in data/api-key', async () => {
+    const repo = await mkdtemp(join(dir, 'repo-'));
+    const port = new URL(server.baseUrl).port;
+    // Without the key file: the key is missing, and the error says so.
+    const keyless = await cli(['tasks', 'stats'], { cwd: repo, bare: true, env: { PORT: port } });
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain('Invalid or missing API Key');
+    await mkdir(join(repo, 'data'));
+    await writeFile(join(repo, 'data', 'api-key'), `${server.key}\n`);
+    const stats = await cli(['tasks', 'stats', '--json'], { cwd: repo, bare: true, env: { PORT: port } });
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ success: true });
+    // DATABASE_URL=pglite:<dir> moves the key file as it moves the server's data.
+    await mkdir(join(repo, 'elsewhere'));
+    await writeFile(join(repo, 'elsewhere', 'api-key'), server.key);
+    await rm(join(repo, 'data'), { recursive: true });
+    const moved = await cli(['tasks', 'stats', '--json'], {
+      cwd: repo,
+      bare: true,
+      env: { PORT: port, DATABASE_URL: 'pglite:./elsewhere' },
+    });
+    expect(moved.code).toBe(0);
+    // DIRECTORY_URL still wins over PORT.
+    const wins = await cli(['tasks', 'stats'], {
+      cwd: repo,
+      bare: true,
+      env: { PORT: '1', DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key },
+    });
+    expect(wins.code).toBe(0);
   });
 });
 
