@@ -248,12 +248,12 @@ describe('directory tasks and check', () => {
     const page = await cli(['tasks', 'list', '--status', 'pending', '--limit', '3', '--offset', '60']);
     expect(page.code).toBe(0);
     const [header, ...rest] = page.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^ID +STATUS +TYPE +CREATED +SOURCE URL$/);
+    expect(header).toMatch(/^ID +STATUS +TYPE +ATTEMPT +CREATED +AVAILABLE +SOURCE URL +ERROR$/);
     expect(rest).toEqual([
       expect.stringMatching(
-        new RegExp(`^\\w+ +PENDING +rss +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +${objectUrl}$`),
+        new RegExp(`^\\w+ +PENDING +rss +0 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +- +${objectUrl}$`),
       ),
-      expect.stringMatching(new RegExp(`^\\w+ +PENDING +manual +.+ +${newUrl}$`)),
+      expect.stringMatching(new RegExp(`^\\w+ +PENDING +manual +0 +.+ +- +${newUrl}$`)),
       'Tasks 61-62 of 62',
     ]);
 
@@ -349,13 +349,42 @@ describe('finding the service and its key with nothing set', () => {
   });
 });
 
+describe('directory tasks list, for an operator', () => {
+  it("shows each task's attempt, when it is claimable again, and its error", async () => {
+    const url = uniqueUrl('troubled');
+    await server.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: url }] } });
+    const { id } = (await server.call('POST', '/api/discovery/check-duplicates', { body: { urls: [url] } }))
+      .json.results[0].existingTask;
+    await server.call('PATCH', `/api/discovery/tasks/${id}`, { body: { status: 'IN_PROGRESS' } });
+    const error = `fetch failed: 503 from the host ${'x'.repeat(80)}\nsecond line`;
+    await server.call('PATCH', `/api/discovery/tasks/${id}`, {
+      body: { status: 'FAILED', errorMessage: error },
+    });
+    // As a release after a third attempt leaves it (the lease fields are the queue's to set).
+    await server.db.pool.query(
+      `update discovery_tasks set attempt = 3, available_at = '2030-01-02T03:04:05Z' where id = $1`,
+      [id],
+    );
+    const r = await cli(['tasks', 'list', '--status', 'failed', '--all']);
+    expect(r.code).toBe(0);
+    const row = r.stdout.split('\n').find((line) => line.startsWith(id));
+    expect(row).toMatch(
+      new RegExp(
+        `^${id} +FAILED +manual +3 +\\S+ \\S+Z +2030-01-02 03:04:05Z +${url} +fetch failed: 503 from the host x+…$`,
+      ),
+    );
+    expect(row).not.toContain('second line');
+  });
+});
+
 describe('directory get and delete', () => {
   it('shows and deletes a project; an unknown slug is exit 1 with the 404 message', async () => {
-    const p = project();
+    const p = project({ content: '# 标题\n\n第二段', contentEn: 'In English.' });
     const slug = slugOf(p);
     await server.call('POST', '/api/webhook/projects', { body: { projects: [p] } });
 
     const shown = await cli(['get', slug]);
+    expect(shown.stdout).toContain('content:\n  # 标题\n\n  第二段\ncontentEn:\n  In English.\n');
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`name:          ${p.name}\n`);
     expect(shown.stdout).toContain(`slug:          ${slug}\n`);
