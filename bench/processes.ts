@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connect } from '../packages/db/src/index.ts';
@@ -53,6 +54,9 @@ export interface Child {
   name: string;
   url: string;
   pid: number;
+  /** From the spawn to the first answer of /healthz (any status), and to its first 200, in seconds. */
+  listeningSeconds: number;
+  readySeconds: number;
   /** The last 64 kB the process wrote to stdout and stderr. */
   output(): string;
   stop(): Promise<void>;
@@ -60,12 +64,19 @@ export interface Child {
 
 /**
  * Starts `node --import tsx <script>` from the repository root (as `pnpm start` runs the
- * server) on a free port, and waits until GET /healthz answers 200.
+ * server), or from `options.root` (another checkout), on a free port, and waits until GET
+ * /healthz answers 200 (a server answers 503 while it builds its read model).
  */
-export async function startChild(name: string, script: string, env: Record<string, string>): Promise<Child> {
+export async function startChild(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  options: { root?: string; readyTimeoutSeconds?: number } = {},
+): Promise<Child> {
   const port = await freePort();
+  const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -83,25 +94,34 @@ export async function startChild(name: string, script: string, env: Record<strin
     }),
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const timeout = options.readyTimeoutSeconds ?? 60;
+  const deadline = Date.now() + timeout * 1000;
+  let listeningSeconds: number | undefined;
   for (;;) {
     if (exitCode !== undefined)
       throw new Error(`${name} exited with ${exitCode} before it was ready:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} was not ready after 60 s:\n${out}`);
+      throw new Error(`${name} was not ready after ${timeout} s:\n${out}`);
     }
-    const ok = await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
+    const status = await fetch(`${url}/healthz`).then(
+      async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      },
+      () => 0,
     );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
+    if (status !== 0) listeningSeconds ??= (performance.now() - started) / 1000;
+    if (status === 200) break;
+    // Polled often enough to time a model build of a few seconds to within a few percent.
+    await new Promise((r) => setTimeout(r, 50));
   }
   return {
     name,
     url,
     pid: child.pid!,
+    listeningSeconds: listeningSeconds ?? 0,
+    readySeconds: (performance.now() - started) / 1000,
     output: () => out,
     async stop() {
       if (exitCode !== undefined) return;
@@ -111,4 +131,23 @@ export async function startChild(name: string, script: string, env: Record<strin
       clearTimeout(timer);
     },
   };
+}
+
+export interface Memory {
+  /** Resident set now, and its peak so far (VmRSS, VmHWM), in bytes. */
+  rss: number;
+  peak: number;
+}
+
+/** A process's resident memory, from /proc (Linux); undefined elsewhere or once it has exited. */
+export function memoryOf(pid: number): Memory | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+    const rss = kB('VmRSS');
+    const peak = kB('VmHWM');
+    return Number.isFinite(rss) && Number.isFinite(peak) ? { rss, peak } : undefined;
+  } catch {
+    return undefined;
+  }
 }

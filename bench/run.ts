@@ -1,16 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { renderChanges, runChangesBench } from './changes.ts';
-import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
-import { type QueueSizeResult, renderQueueSection, runQueueBench, withQueueSection } from './queue.ts';
+import { compareUpserts, type Freshness, measureFreshness, modelFigures } from './model.ts';
+import { type Child, createDatabase, type Database, memoryOf, ROOT, startChild } from './processes.ts';
+import {
+  QUEUE_END,
+  QUEUE_START,
+  type QueueSizeResult,
+  renderQueueSection,
+  runQueueBench,
+  withQueueSection,
+} from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
 import { prepareSearch } from './search.ts';
-import { DEFAULT_TASKS, seed } from './seed.ts';
+import { DEFAULT_TASKS, insertProjects, type SeedResult, seedTasks, writeProjects } from './seed.ts';
 import { currentSection } from './web.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
@@ -30,6 +39,11 @@ const { values: flags } = parseArgs({
     'claims-per-second': { type: 'string' },
     scenarios: { type: 'string' },
     'queue-sizes': { type: 'string' },
+    'api-max': { type: 'string' },
+    'freshness-samples': { type: 'string' },
+    before: { type: 'string' },
+    'compare-projects': { type: 'string' },
+    'compare-rounds': { type: 'string' },
     'database-url': { type: 'string' },
     write: { type: 'boolean', default: false },
   },
@@ -55,12 +69,19 @@ const settings = {
   batchConnections: integer('batch-connections', 'BENCH_BATCH_CONNECTIONS', 16, 1),
   upsertConnections: integer('upsert-connections', 'BENCH_UPSERT_CONNECTIONS', 4, 1),
   dbPoolSize: integer('db-pool-size', 'BENCH_DB_POOL_SIZE', 10, 1),
-  sizes: setting('sizes', 'BENCH_SIZES', '1000,100000')
+  sizes: setting('sizes', 'BENCH_SIZES', '1000,100000,1000000')
     .split(',')
     .map((s) => Number(s.trim())),
 };
 if (settings.sizes.some((n) => !Number.isInteger(n) || n < 1))
   throw new Error('--sizes must list integers >= 1');
+// Sizes up to this are written through endpoint 1, as users do; larger ones straight into the tables.
+const apiMax = integer('api-max', 'BENCH_API_MAX', 100_000, 0);
+const freshnessSamples = integer('freshness-samples', 'BENCH_FRESHNESS_SAMPLES', 300, 1);
+// The upserts of the commit before the read model (issue 17), side by side with this checkout's.
+const before = setting('before', 'BENCH_BEFORE', '898dbff');
+const compareProjects = integer('compare-projects', 'BENCH_COMPARE_PROJECTS', 10_000, 1);
+const compareRounds = integer('compare-rounds', 'BENCH_COMPARE_ROUNDS', 2, 1);
 const claimsPerSecond = integer('claims-per-second', 'BENCH_CLAIMS_PER_SECOND', 5000, 1);
 const tasks = integer('tasks', 'BENCH_TASKS', DEFAULT_TASKS, 1);
 const only = setting('scenarios', 'BENCH_SCENARIOS', '')
@@ -97,35 +118,76 @@ process.once('SIGINT', () => {
   void cleanUp().then(() => process.exit(130));
 });
 
+const SERVER = join(ROOT, 'apps/server/src/main.ts');
+const wanted = (key: string) => only.length === 0 || only.includes(key);
+
 async function runSize(projects: number): Promise<SizeResult> {
   console.log(`\n== ${projects.toLocaleString('en-US')} projects, ${tasks.toLocaleString('en-US')} tasks`);
   const database = await createDatabase(adminUrl, String(projects));
   databases.add(database);
   const handle = await connect(database.url, { poolSize: 3 });
+  const env = {
+    DATABASE_URL: database.url,
+    WEBHOOK_API_KEY: apiKey,
+    LOG_LEVEL: 'warn',
+    DB_POOL_SIZE: String(settings.dbPoolSize),
+  };
+  const start = async (name: string) => {
+    // A million projects take a while to build into a model; the bench waits for it.
+    const child = await startChild(name, SERVER, env, { readyTimeoutSeconds: 1800 });
+    children.add(child);
+    return child;
+  };
+  const stop = async (child: Child) => {
+    await child.stop();
+    children.delete(child);
+  };
   try {
     await migrateToLatest(handle.db);
-    const seeded = await seed(handle.pool, { projects, tasks });
-    console.log(`search columns filled in ${(await prepareSearch(handle.db)).toFixed(1)} s`);
-    console.log(
-      `seeded in ${seeded.seconds.toFixed(1)} s (VACUUM ANALYZE ${seeded.vacuumSeconds.toFixed(1)} s) ` +
-        `into ${database.name}`,
-    );
-    const env = {
-      DATABASE_URL: database.url,
-      WEBHOOK_API_KEY: apiKey,
-      LOG_LEVEL: 'warn',
-      DB_POOL_SIZE: String(settings.dbPoolSize),
+    const started = performance.now();
+    const via = projects <= apiMax ? 'api' : 'sql';
+    let written: Awaited<ReturnType<typeof insertProjects>>;
+    if (via === 'api') {
+      const writer = await start('writer');
+      written = await writeProjects(writer.url, apiKey, projects, settings.upsertConnections);
+      await stop(writer);
+    } else {
+      written = await insertProjects(handle.pool, projects);
+      const searchSeconds = await prepareSearch(handle.db);
+      if (searchSeconds !== undefined) console.log(`search columns filled in ${searchSeconds.toFixed(1)} s`);
+    }
+    const projectSeconds = (performance.now() - started) / 1000;
+    const { tasks: seededTasks, vacuumSeconds } = await seedTasks(handle.pool, tasks, written);
+    const seeded: SeedResult = {
+      projects,
+      slugs: written.slugs,
+      tasks: seededTasks,
+      via,
+      seconds: (performance.now() - started) / 1000,
+      projectSeconds,
+      vacuumSeconds,
     };
-    const server = await startChild('server', join(ROOT, 'apps/server/src/main.ts'), env);
-    children.add(server);
+    console.log(
+      `seeded in ${seeded.seconds.toFixed(1)} s (projects ${via === 'api' ? 'through endpoint 1' : 'with SQL'} ` +
+        `${projectSeconds.toFixed(1)} s, VACUUM ANALYZE ${vacuumSeconds.toFixed(1)} s) into ${database.name}`,
+    );
+
+    // Started on the seeded database, the server builds its read model before /healthz is 200.
+    const server = await start('server');
+    const model = await modelFigures(server);
+    console.log(
+      `server pid ${server.pid} at ${server.url}: ready after ${server.readySeconds.toFixed(1)} s` +
+        `${model.buildSeconds === undefined ? '' : ` (model built in ${model.buildSeconds.toFixed(1)} s)`}` +
+        `${model.ready ? `, ${(model.ready.rss / 2 ** 20).toFixed(0)} MB resident` : ''}`,
+    );
     const baseline = await startChild('baseline', join(ROOT, 'bench/baseline-server.ts'), env);
     children.add(baseline);
-    console.log(`server pid ${server.pid} at ${server.url}, baseline pid ${baseline.pid} at ${baseline.url}`);
+    console.log(`baseline pid ${baseline.pid} at ${baseline.url}`);
 
     const list = scenarios(
       { apiKey, seed: seeded, pool: handle.pool, runTag: randomBytes(3).toString('hex') },
       { ...settings, claimsPerSecond },
-    ).filter((s) => only.length === 0 || only.includes(s.key));
+    ).filter((s) => wanted(s.key));
     const measurements = [];
     for (const scenario of list) {
       process.stdout.write(`  ${scenario.key} … `);
@@ -139,11 +201,33 @@ async function runSize(projects: number): Promise<SizeResult> {
     }
     // autocannon drops its connections at the end with requests in flight; let them finish.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    for (const child of [server, baseline]) {
-      await child.stop();
-      children.delete(child);
+    await stop(baseline);
+    const end = memoryOf(server.pid);
+    if (end) model.end = end;
+
+    // Freshness: a second process on the same database (it builds its own model first) takes
+    // the writes; the measured server is polled for them.
+    let freshness: Freshness | undefined;
+    if (wanted('freshness')) {
+      const writer = await start('writer');
+      freshness = await measureFreshness(writer, server, apiKey, freshnessSamples);
+      console.log(
+        `  freshness: write through another process → found by search here, p50 ${freshness.p50.toFixed(1)} ms, ` +
+          `p99 ${freshness.p99.toFixed(1)} ms (${freshness.samples} writes)`,
+      );
+      await stop(writer);
     }
-    return { projects, tasks, seedSeconds: seeded.seconds, measurements, serverLog: server.output() };
+    await stop(server);
+    return {
+      projects,
+      tasks,
+      seedSeconds: seeded.seconds,
+      via,
+      measurements,
+      model,
+      ...(freshness && { freshness }),
+      serverLog: server.output(),
+    };
   } finally {
     await handle.close();
     await database.drop();
@@ -164,6 +248,20 @@ try {
   // `--scenarios queue` runs the queue part alone (bench/queue.ts)
   const queueOnly = only.length === 1 && only[0] === 'queue';
   if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
+  if (!queueOnly && before !== 'none' && wanted('upsert-before')) {
+    console.log(`\n== upserts: the server of ${before} (before the read model) and this one`);
+    report.upserts = await compareUpserts({
+      ...settings,
+      adminUrl,
+      apiKey,
+      commit: before,
+      beforeRoot: join(tmpdir(), `bench-before-${before}`),
+      projects: compareProjects,
+      rounds: compareRounds,
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+      untrack: (x) => ('stop' in x ? children.delete(x) : databases.delete(x)),
+    });
+  }
   if (!queueOnly && (only.length === 0 || only.includes('changes'))) {
     console.log('\n== change feed and webhooks');
     report.changes = await runChangesBench({
@@ -190,12 +288,14 @@ try {
     const file = join(ROOT, 'bench/RESULTS.md');
     // Kept: the web console's section (bench/web.ts writes it) and the written analysis of the
     // search figures (between its markers).
+    // The queue's section stays as it was when the queue was not run.
     const web = currentSection();
     const analysis = keptBetween(file, '<!-- search analysis -->', '<!-- /search analysis -->');
-    const before = queueOnly
+    const queueSection = queue.length ? renderQueueSection(queue) : keptBetween(file, QUEUE_START, QUEUE_END);
+    const text = queueOnly
       ? readFileSync(file, 'utf8')
       : renderMarkdown(report) + [analysis, web].map((x) => (x ? `\n${x}\n` : '')).join('');
-    writeFileSync(file, queue.length ? withQueueSection(before, renderQueueSection(queue)) : before);
+    writeFileSync(file, queueSection ? withQueueSection(text, queueSection) : text);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);

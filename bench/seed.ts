@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { urlKey } from '../packages/core/src/url-key.ts';
 import { connect, type DatabaseHandle, migrateToLatest } from '../packages/db/src/index.ts';
 import {
   benchId,
@@ -27,8 +28,11 @@ export interface SeedResult {
   /** Slug of seeded project i at index i. */
   slugs: string[];
   tasks: SeededTask[];
-  /** The whole seeding, and the VACUUM ANALYZE at its end. */
+  /** How the projects were written: through endpoint 1, or straight into the tables. */
+  via: 'api' | 'sql';
+  /** The whole seeding, the projects alone, and the VACUUM ANALYZE at its end. */
   seconds: number;
+  projectSeconds: number;
   vacuumSeconds: number;
 }
 
@@ -41,7 +45,9 @@ export const DEFAULT_TASKS = 20_000;
 const CHUNK = 2000;
 
 // Rows travel as one JSON parameter per table and chunk (json_to_recordset): one round trip
-// per chunk, and JSON.stringify is the cheapest way to move that much text from JS.
+// per chunk, and JSON.stringify is the cheapest way to move that much text from JS. Only the
+// columns a project's own fields fill: whatever the schema derives from them (the read model,
+// search columns while they existed) is built from these.
 const INSERT_CHUNK = `
   with
     p as (
@@ -54,9 +60,10 @@ const INSERT_CHUNK = `
       returning 1
     ),
     l as (
-      insert into links (id, project_id, type, url, title, position)
-      select id, project_id, type, url, title, position
-      from json_to_recordset($2::json) as r(id text, project_id text, type text, url text, title text, position int)
+      insert into links (id, project_id, type, url, url_key, title, position)
+      select id, project_id, type, url, url_key, title, position
+      from json_to_recordset($2::json) as r(id text, project_id text, type text, url text, url_key text, title text,
+        position int)
       returning 1
     )
   insert into project_tags (project_id, tag_id, position)
@@ -66,11 +73,11 @@ const INSERT_CHUNK = `
 `;
 
 const INSERT_TASKS = `
-  insert into discovery_tasks (id, source_url, source_type, status, created_at, started_at, completed_at,
+  insert into discovery_tasks (id, source_url, url_key, source_type, status, created_at, started_at, completed_at,
     project_id, error_message, retry_count, last_retry_at)
-  select id, source_url, source_type, status, created_at, started_at, completed_at,
+  select id, source_url, url_key, source_type, status, created_at, started_at, completed_at,
     project_id, error_message, retry_count, last_retry_at
-  from json_to_recordset($1::json) as r(id text, source_url text, source_type text, status text,
+  from json_to_recordset($1::json) as r(id text, source_url text, url_key text, source_type text, status text,
     created_at timestamptz, started_at timestamptz, completed_at timestamptz, project_id text,
     error_message text, retry_count int, last_retry_at timestamptz)
 `;
@@ -107,16 +114,18 @@ async function inChunks(
   await Promise.all([worker(), worker()]);
 }
 
-/**
- * Loads `projects` projects (3 links, 3 tags of a shared pool of 300 each) and `tasks`
- * discovery tasks into an empty, migrated database, then VACUUM ANALYZE so the planner has
- * statistics and index-only scans work, as autovacuum would leave a live database.
- */
-export async function seed(pool: Pool, options: { projects: number; tasks: number }): Promise<SeedResult> {
-  const started = performance.now();
-  const now = Date.now();
-  const { projects, tasks } = options;
+/** Ids and slugs of the projects written, project i at index i. */
+export interface WrittenProjects {
+  ids: string[];
+  slugs: string[];
+}
 
+/**
+ * Writes projects 0..count-1 (3 links, 3 tags of a shared pool of 300 each) straight into the
+ * tables of an empty, migrated database: the fast way to a million.
+ */
+export async function insertProjects(pool: Pool, count: number): Promise<WrittenProjects> {
+  const now = Date.now();
   const tagIds = TAG_POOL.map(() => benchId());
   const slugsOfTags = tagSlugs(TAG_POOL);
   await pool.query(
@@ -134,10 +143,10 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
     ],
   );
 
-  const slugs = new Array<string>(projects);
-  const projectIds = new Array<string>(projects);
+  const slugs = new Array<string>(count);
+  const ids = new Array<string>(count);
   const seen = new Set<string>();
-  await inChunks(pool, projects, async (client, from, to) => {
+  await inChunks(pool, count, async (client, from, to) => {
     const rows = [];
     const links = [];
     const tagLinks = [];
@@ -148,7 +157,7 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
       if (seen.has(slug)) throw new Error(`seeded slug "${slug}" is not unique`);
       seen.add(slug);
       slugs[i] = slug;
-      projectIds[i] = id;
+      ids[i] = id;
       rows.push({
         id,
         slug,
@@ -161,7 +170,7 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
         status: p.status ?? 'ACTIVE',
         source: p.source ?? null,
         // One project a second, oldest first: identity's "oldest wins" has a definite order.
-        created_at: new Date(now - (projects - i) * 1000).toISOString(),
+        created_at: new Date(now - (count - i) * 1000).toISOString(),
       });
       for (const [position, l] of p.links.entries()) {
         links.push({
@@ -169,6 +178,7 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
           project_id: id,
           type: l.type,
           url: l.url,
+          url_key: urlKey(l.url),
           title: l.title ?? null,
           position,
         });
@@ -179,9 +189,67 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
     }
     await client.query(INSERT_CHUNK, [JSON.stringify(rows), JSON.stringify(links), JSON.stringify(tagLinks)]);
   });
+  return { ids, slugs };
+}
 
-  // Half pending, then in progress, completed (each the task that made a project, so its url
-  // is also that project's CODEHOST link) and failed, in queue order.
+/**
+ * Writes projects 0..count-1 through endpoint 1 of the server at `url`, 100 per request on
+ * `connections` connections, as a crawler would: every index, search column and read model the
+ * service maintains is as its own writes leave it. Throws on any failed item.
+ */
+export async function writeProjects(
+  url: string,
+  apiKey: string,
+  count: number,
+  connections = 4,
+): Promise<WrittenProjects> {
+  const ids = new Array<string>(count);
+  const slugs = new Array<string>(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const from = next;
+      const to = Math.min(count, from + 100);
+      next = to;
+      const projects = [];
+      for (let i = from; i < to; i++) projects.push(seededProject(i));
+      const res = await fetch(`${url}/api/webhook/projects`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        // Each item's id and slug come back in `results`; servers before issue 20.10 (the upsert
+        // comparison's) answer them only when asked with `results: true`.
+        body: JSON.stringify({ projects, results: true }),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`writing projects ${from}–${to - 1}: ${res.status} ${text.slice(0, 500)}`);
+      const reply = JSON.parse(text) as {
+        results: { index: number; action: string; id: string | null; slug: string | null }[];
+      };
+      for (const r of reply.results) {
+        if (r.action !== 'created' || !r.id || !r.slug)
+          throw new Error(`writing project ${from + r.index}: ${r.action} (${text.slice(0, 500)})`);
+        ids[from + r.index] = r.id;
+        slugs[from + r.index] = r.slug;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  return { ids, slugs };
+}
+
+/**
+ * Adds `tasks` discovery tasks to a database holding the projects `written`: half pending, then
+ * in progress, completed (each the task that made a project, so its url is also that project's
+ * CODEHOST link) and failed, in queue order. Then VACUUM ANALYZE so the planner has statistics
+ * and index-only scans work, as autovacuum would leave a live database.
+ */
+export async function seedTasks(
+  pool: Pool,
+  tasks: number,
+  written: WrittenProjects,
+): Promise<{ tasks: SeededTask[]; vacuumSeconds: number }> {
+  const now = Date.now();
+  const projects = written.ids.length;
   const seededTasks = new Array<SeededTask>(tasks);
   let completed = 0;
   await inChunks(pool, tasks, async (client, from, to) => {
@@ -198,13 +266,14 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
       rows.push({
         id,
         source_url: sourceUrl,
+        url_key: urlKey(sourceUrl),
         source_type: j % 3 === 0 ? 'crawler' : 'manual',
         status,
         created_at: new Date(created).toISOString(),
         started_at: status === 'PENDING' ? null : new Date(created + 500).toISOString(),
         completed_at:
           status === 'COMPLETED' || status === 'FAILED' ? new Date(created + 900).toISOString() : null,
-        project_id: projectIndex >= 0 ? projectIds[projectIndex] : null,
+        project_id: projectIndex >= 0 ? written.ids[projectIndex] : null,
         error_message: status === 'FAILED' ? 'Exploration timed out' : null,
         retry_count: status === 'FAILED' ? 1 : 0,
         last_retry_at: null,
@@ -212,15 +281,25 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
     }
     await client.query(INSERT_TASKS, [JSON.stringify(rows)]);
   });
-
-  const loaded = performance.now();
+  const started = performance.now();
   await pool.query('vacuum (analyze) projects, tags, project_tags, links, discovery_tasks');
+  return { tasks: seededTasks, vacuumSeconds: (performance.now() - started) / 1000 };
+}
+
+/** Projects and tasks straight into the tables of an empty, migrated database. */
+export async function seed(pool: Pool, options: { projects: number; tasks: number }): Promise<SeedResult> {
+  const started = performance.now();
+  const written = await insertProjects(pool, options.projects);
+  const projectSeconds = (performance.now() - started) / 1000;
+  const { tasks, vacuumSeconds } = await seedTasks(pool, options.tasks, written);
   return {
-    projects,
-    slugs,
-    tasks: seededTasks,
+    projects: options.projects,
+    slugs: written.slugs,
+    tasks,
+    via: 'sql',
     seconds: (performance.now() - started) / 1000,
-    vacuumSeconds: (performance.now() - loaded) / 1000,
+    projectSeconds,
+    vacuumSeconds,
   };
 }
 
@@ -274,7 +353,8 @@ async function main() {
       `seeded ${projects} projects and ${tasks} tasks in ${result.seconds.toFixed(1)} s ` +
         `(VACUUM ANALYZE ${result.vacuumSeconds.toFixed(1)} s)`,
     );
-    console.log(`search columns filled in ${(await prepareSearch(handle.db)).toFixed(1)} s`);
+    const searchSeconds = await prepareSearch(handle.db);
+    if (searchSeconds !== undefined) console.log(`search columns filled in ${searchSeconds.toFixed(1)} s`);
   } finally {
     await handle.close();
   }

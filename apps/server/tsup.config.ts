@@ -6,7 +6,7 @@ import { defineConfig } from 'tsup';
 // WebAssembly and data files from its own package, and swagger-ui-dist, whose files are served
 // from where it is installed.
 export default defineConfig({
-  entry: { main: 'src/main.ts', migrate: '../../packages/db/src/migrate-cli.ts' },
+  entry: { main: 'src/main.ts', migrate: 'src/migrate-cli.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { startReaper } from '@directory/core';
+import { startReaper, urlKey } from '@directory/core';
 import { connect, migrateToLatest, pruneChanges, redact } from '@directory/db';
 import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
@@ -30,7 +30,7 @@ try {
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
   });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, { urlKey });
 } catch (err) {
   const { message, code } = describeError(err);
   cannotStart(

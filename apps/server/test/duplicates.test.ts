@@ -26,6 +26,7 @@ describe.each(targets)('duplicate checks on $name', (target) => {
         url: paper,
         shouldCreate: false,
         reason: 'Project already exists',
+        matchedUrl: paper,
         existingProject: { id: expect.any(String), name: first.name, slug: slugOf(first) },
       },
       expect.objectContaining({ reason: 'Project already exists' }),
@@ -59,32 +60,107 @@ describe.each(targets)('duplicate checks on $name', (target) => {
     }
   });
 
-  it('endpoint 10: repeats only the fields sent, matches exactly, and counts the breakdown', async () => {
+  it('endpoint 10: repeats only the fields sent, matches by url key, and counts the breakdown', async () => {
     const p = project();
     await s.call('POST', '/api/webhook/projects', { body: { projects: [p] } });
+    const website = p.links[1]!.url;
+    const other = website.replace('https://', 'http://www.').replace(/\/$/, '#x');
     const r = await checkProjects([
-      { slug: slugOf(p), websiteUrl: p.links[1]!.url },
-      { codehostUrl: p.links[1]!.url }, // a WEBSITE url asked as CODEHOST: no match
-      { websiteUrl: `${p.links[1]!.url}#x` },
+      { slug: slugOf(p), websiteUrl: website },
+      { codehostUrl: website }, // a WEBSITE url asked as CODEHOST: no match
+      { websiteUrl: other }, // another spelling of the same url key
+      { websiteUrl: `${website}other` },
+      { slug: slugOf(p) },
     ]);
     expect(r.json.results).toEqual([
       {
         slug: slugOf(p),
-        websiteUrl: p.links[1]!.url,
+        websiteUrl: website,
         exists: true,
         matchType: 'WEBSITE_URL',
         projectId: expect.any(String),
         projectName: p.name,
+        matchedUrl: website,
       },
-      { codehostUrl: p.links[1]!.url, exists: false, matchType: 'NONE' },
-      { websiteUrl: `${p.links[1]!.url}#x`, exists: false, matchType: 'NONE' },
+      { codehostUrl: website, exists: false, matchType: 'NONE' },
+      {
+        websiteUrl: other,
+        exists: true,
+        matchType: 'WEBSITE_URL',
+        projectId: r.json.results[0].projectId,
+        projectName: p.name,
+        matchedUrl: website,
+      },
+      { websiteUrl: `${website}other`, exists: false, matchType: 'NONE' },
+      {
+        slug: slugOf(p),
+        exists: true,
+        matchType: 'SLUG',
+        projectId: r.json.results[0].projectId,
+        projectName: p.name,
+      },
     ]);
     expect(r.json.stats).toEqual({
-      total: 3,
-      exists: 1,
+      total: 5,
+      exists: 3,
       new: 2,
-      breakdown: { codehostUrl: 0, modelhubUrl: 0, websiteUrl: 1, slug: 0 },
+      breakdown: { codehostUrl: 0, modelhubUrl: 0, websiteUrl: 2, slug: 1 },
     });
+  });
+
+  it('endpoint 9: other spellings of a task url or a link url match by key, with the stored spelling', async () => {
+    const p = project({
+      links: [
+        {
+          type: 'CODEHOST',
+          url: `https://github.com/Key-${Date.now()}/Repo${Math.random().toString(36).slice(2)}`,
+        },
+      ],
+    });
+    await s.call('POST', '/api/webhook/projects', { body: { projects: [p] } });
+    const repo = p.links[0]!.url;
+    const taskUrl = uniqueUrl('Task');
+    await s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: taskUrl }] } });
+    const r = await checkUrls({
+      urls: [
+        `${repo.replace('https://github.com', 'http://www.GitHub.com').toLowerCase()}.git`,
+        `${repo}/tree/main`,
+        taskUrl.replace('https://', 'http://'),
+        taskUrl.toLowerCase(), // example.org paths keep their case: another url
+        'not a url at all',
+      ],
+    });
+    expect(r.json.results.map((x: { reason: string }) => x.reason)).toEqual([
+      'Project already exists',
+      'Project already exists',
+      'Task already pending',
+      'New URL',
+      'New URL',
+    ]);
+    expect(r.json.results[0].matchedUrl).toBe(repo);
+    expect(r.json.results[1].matchedUrl).toBe(repo);
+    expect(r.json.results[2].matchedUrl).toBe(taskUrl);
+    expect(r.json.results[2].existingTask.sourceUrl).toBe(taskUrl);
+    expect(r.json.results[3]).not.toHaveProperty('matchedUrl');
+  });
+
+  it('endpoint 4: a url whose key already has a task is skipped, also within one request', async () => {
+    const url = uniqueUrl('Skip');
+    const r = await s.call('POST', '/api/discovery/tasks', {
+      body: {
+        tasks: [
+          { sourceUrl: url },
+          { sourceUrl: `${url}/` },
+          { sourceUrl: `${url}?utm_source=feed` },
+          { sourceUrl: url.toLowerCase() },
+        ],
+      },
+    });
+    expect(r.json).toMatchObject({ created: 2, skipped: 2, total: 4 });
+    const again = await s.call('POST', '/api/discovery/tasks', {
+      body: { tasks: [{ sourceUrl: url.replace('https://', 'http://') }] },
+    });
+    expect(again.json).toMatchObject({ created: 0, skipped: 1, total: 1 });
   });
 
   it('endpoint 10: each item needs at least one field; 1 to 100 items', async () => {

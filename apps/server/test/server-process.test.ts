@@ -177,7 +177,7 @@ describe('the server process on embedded PGlite', () => {
   it('pnpm db:migrate on a directory a server holds: one line, exit code 1, no stack', async () => {
     const dir = tempDir();
     await start({ DATABASE_URL: `pglite:${dir}`, WEBHOOK_API_KEY: newKey() });
-    const migrate = fileURLToPath(new URL('../../../packages/db/src/migrate-cli.ts', import.meta.url));
+    const migrate = fileURLToPath(new URL('../src/migrate-cli.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', migrate], {
       env: { ...process.env, DATABASE_URL: `pglite:${dir}` },
       stdio: ['ignore', 'pipe', 'pipe'],

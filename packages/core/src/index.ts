@@ -17,5 +17,6 @@ export {
   startReaper,
 } from './tasks/reap-expired-tasks.ts';
 export { type Context, createCallerFactory } from './trpc.ts';
+export { urlKey } from './url-key.ts';
 export { messageId, webhookPayload } from './webhooks/message.ts';
 export { isPrivateAddress, privateTargetProblem } from './webhooks/targets.ts';

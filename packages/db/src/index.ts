@@ -1,4 +1,5 @@
 export { type Kysely, sql, type Transaction } from 'kysely';
+export { backfillUrlKeys } from './backfill/url-keys.ts';
 export * from './changes.repository.ts';
 export * from './connect.ts';
 export * from './duplicates.repository.ts';

@@ -1,10 +1,12 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { backfillUrlKeys } from './backfill/url-keys.ts';
 import * as initial from './migrations/2026_11_22_000000_initial.ts';
 import * as search from './migrations/2026_11_23_000100_search.ts';
 import * as queue from './migrations/2026_11_23_000200_queue.ts';
 import * as changes from './migrations/2026_11_23_000300_changes.ts';
 import * as counts from './migrations/2026_11_24_000400_counts.ts';
 import * as tagSearch from './migrations/2026_11_24_000500_tag_search.ts';
+import * as urlKeys from './migrations/2026_11_25_000700_url_keys.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -15,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_000300_changes': changes,
   '2026_11_24_000400_counts': counts,
   '2026_11_24_000500_tag_search': tagSearch,
+  '2026_11_25_000700_url_keys': urlKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -27,7 +30,15 @@ const MIGRATION_LOCK = 727_274_001;
  * PostgreSQL: a session advisory lock on one connection lets exactly one of them migrate
  * (Kysely's own lock is taken only after it has created its bookkeeping tables, which races).
  */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  /**
+   * Core's URL key function, for the backfill of rows written before URL keys existed
+   * (backfill/url-keys.ts). The server and `pnpm db:migrate` pass it; a fresh database has
+   * nothing to backfill.
+   */
+  options: { urlKey?: (url: string) => string } = {},
+): Promise<void> {
   await db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
     try {
@@ -36,6 +47,7 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
       if (error || failed) {
         throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
       }
+      if (options.urlKey) await backfillUrlKeys(conn, options.urlKey);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
     }

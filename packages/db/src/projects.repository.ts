@@ -95,15 +95,16 @@ function projectDetailBySlugQuery(db: Db, slug: string) {
 }
 
 export interface IdentityKeys {
-  codehostUrls: string[];
-  websiteUrls: string[];
+  /** URL keys (core's urlKey) of the input's CODEHOST links, in submitted order. */
+  codehostKeys: string[];
+  websiteKeys: string[];
   slug: string | null;
 }
 
 /**
  * For each set of keys, the stored project it points at, or undefined: the first of its
- * CODEHOST urls (in submitted order) stored as a CODEHOST link, else the first of its WEBSITE
- * urls stored as a WEBSITE link, else its slug; among projects sharing one url the oldest.
+ * CODEHOST url keys (in submitted order) stored as a CODEHOST link's key, else the first of its
+ * WEBSITE keys among WEBSITE links, else its slug; among projects sharing one key the oldest.
  * The ranking is core's rule (identity.ts); this query runs it for a whole batch in one round
  * trip. Each key is an index lookup (LATERAL … LIMIT, see findProjectDetailBySlug).
  */
@@ -120,8 +121,8 @@ export async function findProjectsByIdentity(
       types.push(type);
       values.push(value);
     };
-    for (const url of keys.codehostUrls) add('CODEHOST', url);
-    for (const url of keys.websiteUrls) add('WEBSITE', url);
+    for (const key of keys.codehostKeys) add('CODEHOST', key);
+    for (const key of keys.websiteKeys) add('WEBSITE', key);
     if (keys.slug !== null) add('SLUG', keys.slug);
   });
   const found: ({ id: string; slug: string } | undefined)[] = keysList.map(() => undefined);
@@ -133,7 +134,7 @@ export async function findProjectsByIdentity(
       select p.id, p.slug, p.created_at
       from links l
       cross join lateral (select id, slug, created_at from projects where id = l.project_id limit 1) p
-      where k.type <> 'SLUG' and l.type = k.type and l.url = k.value
+      where k.type <> 'SLUG' and l.type = k.type and l.url_key = k.value
       union all
       select p.id, p.slug, p.created_at from projects p where k.type = 'SLUG' and p.slug = k.value
       order by created_at, id
@@ -232,6 +233,8 @@ export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void
 export interface NewLink {
   type: LinkType;
   url: string;
+  /** core's urlKey(url). */
+  urlKey: string;
   title: string | null;
 }
 
@@ -247,6 +250,7 @@ interface StoredLink {
   id: string;
   project_id: string;
   url: string;
+  url_key: string;
   type: LinkType;
   title: string | null;
   position: number;
@@ -264,7 +268,7 @@ async function findLinksAndTags(db: Db, projectIds: string[]) {
   const result = await sql<{ links: StoredLink[] | null; tags: StoredTagLink[] | null }>`
     select
       (select json_agg(l) from unnest(${projectIds}::text[]) as p(id)
-        cross join lateral (select id, project_id, url, type, title, position from links where project_id = p.id) l
+        cross join lateral (select id, project_id, url, url_key, type, title, position from links where project_id = p.id) l
       ) as links,
       (select json_agg(t) from unnest(${projectIds}::text[]) as p(id)
         cross join lateral (select project_id, tag_id, position from project_tags where project_id = p.id) t
@@ -277,8 +281,9 @@ async function findLinksAndTags(db: Db, projectIds: string[]) {
 /**
  * Makes each project's links and tag associations exactly the given lists, positions in list
  * order (replacement, not merge), for a whole batch: one read and one write. Only what differs
- * is written: a stored link whose url is submitted again keeps its row (and id) and is updated
- * in place when its type, title or position changed; the rest are deleted or inserted. An
+ * is written: a stored link whose url key is submitted again keeps its row (and id) and is
+ * updated in place when its spelling, type, title or position changed; the rest are deleted or
+ * inserted. An
  * update that repeats a project's links and tags therefore writes none of them.
  */
 export async function replaceLinksAndTags(
@@ -292,7 +297,7 @@ export async function replaceLinksAndTags(
     db,
     projects.filter((p) => !p.isNew).map((p) => p.projectId),
   );
-  const storedLinks = new Map(stored.links.map((l) => [`${l.project_id} ${l.url}`, l]));
+  const storedLinks = new Map(stored.links.map((l) => [`${l.project_id} ${l.url_key}`, l]));
   const storedTags = new Map(stored.tags.map((t) => [`${t.project_id} ${t.tag_id}`, t]));
 
   const linkInserts: StoredLink[] = [];
@@ -300,13 +305,19 @@ export async function replaceLinksAndTags(
   const tagInserts: StoredTagLink[] = [];
   const tagUpdates: StoredTagLink[] = [];
   for (const { projectId, links, tagIds } of projects) {
-    for (const [position, link] of links.entries()) {
-      const key = `${projectId} ${link.url}`;
+    for (const [position, { urlKey, ...link }] of links.entries()) {
+      const key = `${projectId} ${urlKey}`;
       const old = storedLinks.get(key);
       storedLinks.delete(key);
-      if (!old) linkInserts.push({ ...link, id: newId(), project_id: projectId, position });
-      else if (old.type !== link.type || old.title !== link.title || old.position !== position)
-        linkUpdates.push({ ...link, id: old.id, project_id: projectId, position });
+      const row = { ...link, url_key: urlKey, project_id: projectId, position };
+      if (!old) linkInserts.push({ ...row, id: newId() });
+      else if (
+        old.url !== link.url ||
+        old.type !== link.type ||
+        old.title !== link.title ||
+        old.position !== position
+      )
+        linkUpdates.push({ ...row, id: old.id });
     }
     for (const [position, tagId] of tagIds.entries()) {
       const key = `${projectId} ${tagId}`;
@@ -342,11 +353,12 @@ export async function replaceLinksAndTags(
         returning 1
       ),
       updated_links as (
-        update links l set type = u.type, title = u.title, position = u.position
+        update links l set url = u.url, type = u.type, title = u.title, position = u.position
         from unnest(
-          ${linkUpdates.map((l) => l.id)}::text[], ${linkUpdates.map((l) => l.type)}::text[],
-          ${linkUpdates.map((l) => l.title)}::text[], ${linkUpdates.map((l) => l.position)}::int[]
-        ) as u(id, type, title, position)
+          ${linkUpdates.map((l) => l.id)}::text[], ${linkUpdates.map((l) => l.url)}::text[],
+          ${linkUpdates.map((l) => l.type)}::text[], ${linkUpdates.map((l) => l.title)}::text[],
+          ${linkUpdates.map((l) => l.position)}::int[]
+        ) as u(id, url, type, title, position)
         where l.id = u.id
         returning 1
       ),
@@ -369,13 +381,14 @@ export async function replaceLinksAndTags(
         where (select count(*) from deleted_tags) >= 0
         returning 1
       )
-    insert into links (id, project_id, type, url, title, position)
-    select u.id, u.project_id, u.type, u.url, u.title, u.position
+    insert into links (id, project_id, type, url, url_key, title, position)
+    select u.id, u.project_id, u.type, u.url, u.url_key, u.title, u.position
     from unnest(
       ${linkInserts.map((l) => l.id)}::text[], ${linkInserts.map((l) => l.project_id)}::text[],
       ${linkInserts.map((l) => l.type)}::text[], ${linkInserts.map((l) => l.url)}::text[],
-      ${linkInserts.map((l) => l.title)}::text[], ${linkInserts.map((l) => l.position)}::int[]
-    ) as u(id, project_id, type, url, title, position)
+      ${linkInserts.map((l) => l.url_key)}::text[], ${linkInserts.map((l) => l.title)}::text[],
+      ${linkInserts.map((l) => l.position)}::int[]
+    ) as u(id, project_id, type, url, url_key, title, position)
     where (select count(*) from deleted_links) >= 0
       and (select count(*) from updated_links) >= 0
       and (select count(*) from updated_tags) >= 0

@@ -56,6 +56,8 @@ export interface LinksTable {
   project_id: string;
   type: LinkType;
   url: string;
+  /** core's urlKey(url) (EXTENSIONS E): every comparison of urls compares this. */
+  url_key: string | null;
   title: string | null;
   position: number;
 }
@@ -63,6 +65,8 @@ export interface LinksTable {
 export interface DiscoveryTasksTable {
   id: string;
   source_url: string;
+  /** core's urlKey(source_url): one task per key. */
+  url_key: string | null;
   source_type: string;
   status: Generated<TaskStatus>;
   created_at: Timestamp;

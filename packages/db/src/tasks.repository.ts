@@ -6,26 +6,29 @@ type Db = Kysely<Database>;
 export interface NewTask {
   id: string;
   sourceUrl: string;
+  /** core's urlKey(sourceUrl). */
+  urlKey: string;
   sourceType: string;
 }
 
 /**
- * Creates the tasks whose sourceUrl has none yet and returns how many were created. The
- * unique constraint on source_url decides races between processes (ON CONFLICT DO NOTHING).
+ * Creates the tasks whose sourceUrl's key has none yet and returns how many were created. The
+ * unique index on url_key decides races between processes (ON CONFLICT DO NOTHING).
  * Rows of one statement share now(); a microsecond per position keeps them in submitted order
  * in the queue (the API shows milliseconds).
  */
 export async function insertTasks(db: Db, tasks: NewTask[]): Promise<number> {
   const result = await sql`
-    insert into discovery_tasks (id, source_url, source_type, created_at)
-    select u.id, u.source_url, u.source_type, now() + (u.i - 1) * interval '1 microsecond'
+    insert into discovery_tasks (id, source_url, url_key, source_type, created_at)
+    select u.id, u.source_url, u.url_key, u.source_type, now() + (u.i - 1) * interval '1 microsecond'
     from unnest(
       ${tasks.map((t) => t.id)}::text[],
       ${tasks.map((t) => t.sourceUrl)}::text[],
+      ${tasks.map((t) => t.urlKey)}::text[],
       ${tasks.map((t) => t.sourceType)}::text[]
-    ) with ordinality as u(id, source_url, source_type, i)
+    ) with ordinality as u(id, source_url, url_key, source_type, i)
     order by u.i
-    on conflict (source_url) do nothing
+    on conflict (url_key) do nothing
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

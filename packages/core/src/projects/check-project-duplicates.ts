@@ -1,12 +1,13 @@
 import { findProjectKeyMatches, type ProjectKeyMatches } from '@directory/db';
 import { keyedProcedure } from '../trpc.ts';
+import { urlKey } from '../url-key.ts';
 import {
   CheckProjectDuplicatesInput,
   CheckProjectDuplicatesOutput,
   checkProjectDuplicatesMeta,
 } from './check-project-duplicates.types.ts';
 
-/** Match order of endpoint 10: the first field that matches decides. */
+/** Match order of endpoint 10: the first field that matches decides; urls match by key (EXTENSIONS E). */
 const MATCH_ORDER = [
   ['codehostUrl', 'CODEHOST_URL'],
   ['modelhubUrl', 'MODELHUB_URL'],
@@ -19,7 +20,15 @@ export const checkProjectDuplicates = keyedProcedure
   .input(CheckProjectDuplicatesInput)
   .output(CheckProjectDuplicatesOutput)
   .mutation(async ({ ctx, input }) => {
-    const matches = await findProjectKeyMatches(ctx.db, input.projects);
+    const matches = await findProjectKeyMatches(
+      ctx.db,
+      input.projects.map((p) => ({
+        codehostUrl: p.codehostUrl === undefined ? undefined : urlKey(p.codehostUrl),
+        modelhubUrl: p.modelhubUrl === undefined ? undefined : urlKey(p.modelhubUrl),
+        websiteUrl: p.websiteUrl === undefined ? undefined : urlKey(p.websiteUrl),
+        slug: p.slug,
+      })),
+    );
     const breakdown = { codehostUrl: 0, modelhubUrl: 0, websiteUrl: 0, slug: 0 };
     const results = input.projects.map((keys, i) => {
       const found = MATCH_ORDER.map(([field, matchType]) => ({
@@ -35,6 +44,7 @@ export const checkProjectDuplicates = keyedProcedure
         matchType: found.matchType,
         projectId: found.project.id,
         projectName: found.project.name,
+        ...(found.project.matchedUrl !== null && { matchedUrl: found.project.matchedUrl }),
       };
     });
     const exists = results.filter((r) => r.exists).length;

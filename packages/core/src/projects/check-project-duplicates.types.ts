@@ -12,13 +12,15 @@ export const checkProjectDuplicatesMeta: Meta = {
     summary: 'Check whether projects already exist (CODEHOST url, MODELHUB url, WEBSITE url, then slug)',
     description:
       'For each item (1–100, each with at least one of codehostUrl, modelhubUrl, websiteUrl, slug), looks for a stored ' +
-      'project: a link of that type with exactly that url, in the order CODEHOST, MODELHUB, WEBSITE, then the slug. ' +
-      'Each result repeats the fields that were sent; `stats.breakdown` counts the results by the field that matched.',
+      'project: a link of that type with the same url key, in the order CODEHOST, MODELHUB, WEBSITE, then the slug. ' +
+      'Each result repeats the fields that were sent, and on a url match gives `matchedUrl`, the stored spelling that ' +
+      'matched; `stats.breakdown` counts the results by the field that matched. The url key: see the README, "Same ' +
+      'project, other spelling".',
   },
   examples: {
     request: {
       projects: [
-        { codehostUrl: 'https://github.com/QwenLM/Qwen' },
+        { codehostUrl: 'http://www.github.com/qwenlm/qwen.git' },
         { slug: ex.DEEPSEEK_V3_SLUG, websiteUrl: 'https://www.deepseek.com/' },
         {
           codehostUrl: 'https://github.com/THUDM/ChatGLM-6B',
@@ -30,11 +32,12 @@ export const checkProjectDuplicatesMeta: Meta = {
       success: true,
       results: [
         {
-          codehostUrl: 'https://github.com/QwenLM/Qwen',
+          codehostUrl: 'http://www.github.com/qwenlm/qwen.git',
           exists: true,
           matchType: 'CODEHOST_URL',
           projectId: ex.QWEN_ID,
           projectName: ex.QWEN_INPUT.name,
+          matchedUrl: 'https://github.com/QwenLM/Qwen',
         },
         {
           websiteUrl: 'https://www.deepseek.com/',
@@ -43,6 +46,7 @@ export const checkProjectDuplicatesMeta: Meta = {
           matchType: 'WEBSITE_URL',
           projectId: ex.DEEPSEEK_V3_ID,
           projectName: ex.DEEPSEEK_V3_INPUT.name,
+          matchedUrl: 'https://www.deepseek.com/',
         },
         {
           codehostUrl: 'https://github.com/THUDM/ChatGLM-6B',
@@ -102,6 +106,9 @@ export const CheckProjectDuplicatesOutput = z.object({
       matchType: z.enum(MATCH_TYPES),
       projectId: z.string().optional(),
       projectName: z.string().optional(),
+      matchedUrl: z.string().optional().meta({
+        description: 'On a url match: the stored link url that matched (EXTENSIONS E).',
+      }),
     }),
   ),
   stats: z.object({

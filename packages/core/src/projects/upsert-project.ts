@@ -16,6 +16,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { identityKeys, identityLockKeys } from '../identity.ts';
 import type { ProjectInput } from '../schemas/project.ts';
 import { fallbackSlug } from '../slug.ts';
+import { urlKey } from '../url-key.ts';
 import { resolveTagIds } from './tags.ts';
 
 export type UpsertAction = 'created' | 'updated';
@@ -131,6 +132,7 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
         links: item.input.links.map((l) => ({
           type: l.type,
           url: l.url,
+          urlKey: urlKey(l.url),
           title: l.title ?? null,
         })),
         tagIds: projectTagIds,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codePointLength } from './common.ts';
-import { ProjectInput, repeatedLinkUrl } from './project.ts';
+import { ProjectInput, repeatedLinkUrl, repeatedLinkUrlDetail } from './project.ts';
 
 const valid = {
   name: '深度求索',
@@ -91,7 +91,28 @@ describe('repeatedLinkUrl', () => {
       { type: 'PAPER' as const, url: 'https://b.org' },
       { type: 'CODEHOST' as const, url: 'https://a.org' },
     ];
-    expect(repeatedLinkUrl({ links })).toEqual({ url: 'https://a.org', index: 2 });
+    expect(repeatedLinkUrl({ links })).toEqual({
+      url: 'https://a.org',
+      index: 2,
+      first: { url: 'https://a.org', index: 0 },
+    });
     expect(repeatedLinkUrl({ links: links.slice(0, 2) })).toBeUndefined();
+  });
+
+  it('finds another spelling of one url key (EXTENSIONS E)', () => {
+    const links = [
+      { type: 'CODEHOST' as const, url: 'https://github.com/QwenLM/Qwen' },
+      { type: 'WEBSITE' as const, url: 'https://qwen.ai' },
+      { type: 'CODEHOST' as const, url: 'http://www.github.com/qwenlm/qwen.git' },
+    ];
+    expect(repeatedLinkUrl({ links })).toEqual({
+      url: 'http://www.github.com/qwenlm/qwen.git',
+      index: 2,
+      first: { url: 'https://github.com/QwenLM/Qwen', index: 0 },
+    });
+    expect(repeatedLinkUrlDetail({ links }, 'projects.0.')).toBe(
+      'projects.0.links.2.url: The url "http://www.github.com/qwenlm/qwen.git" is listed twice ' +
+        '(as "https://github.com/QwenLM/Qwen" at links.0.url)',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { ProjectDetailRow } from '@directory/db';
 import { z } from 'zod';
+import { urlKey } from '../url-key.ts';
 import { httpUrl, iso, optional, text, timestamp } from './common.ts';
 
 const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
@@ -37,14 +38,19 @@ export const ProjectInput = z
   .meta({ id: 'ProjectInput' });
 export type ProjectInput = z.infer<typeof ProjectInput>;
 
-/** The one link url listed twice in an input, if any (a project holds each url once). */
+/**
+ * The first link url of an input whose key an earlier link has, if any (a project holds each
+ * url key once, EXTENSIONS E), with the position of that earlier link.
+ */
 export function repeatedLinkUrl(
   input: Pick<ProjectInput, 'links'>,
-): { url: string; index: number } | undefined {
-  const seen = new Set<string>();
+): { url: string; index: number; first: { url: string; index: number } } | undefined {
+  const seen = new Map<string, { url: string; index: number }>();
   for (const [index, link] of input.links.entries()) {
-    if (seen.has(link.url)) return { url: link.url, index };
-    seen.add(link.url);
+    const key = urlKey(link.url);
+    const first = seen.get(key);
+    if (first) return { url: link.url, index, first };
+    seen.set(key, { url: link.url, index });
   }
   return undefined;
 }
@@ -52,7 +58,10 @@ export function repeatedLinkUrl(
 /** The validation detail for a url listed twice, the path dotted from `prefix`; undefined when none is. */
 export function repeatedLinkUrlDetail(input: Pick<ProjectInput, 'links'>, prefix = ''): string | undefined {
   const repeated = repeatedLinkUrl(input);
-  return repeated && `${prefix}links.${repeated.index}.url: The url "${repeated.url}" is listed twice`;
+  if (!repeated) return undefined;
+  const { url, index, first } = repeated;
+  const detail = `${prefix}links.${index}.url: The url "${url}" is listed twice`;
+  return first.url === url ? detail : `${detail} (as "${first.url}" at links.${first.index}.url)`;
 }
 
 export const Tag = z.object({

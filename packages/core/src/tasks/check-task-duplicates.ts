@@ -1,6 +1,7 @@
 import { findUrlMatches, type TaskStatus } from '@directory/db';
 import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { urlKey } from '../url-key.ts';
 import {
   CheckTaskDuplicatesInput,
   CheckTaskDuplicatesOutput,
@@ -8,7 +9,10 @@ import {
   type DuplicateReason,
 } from './check-task-duplicates.types.ts';
 
-/** Decision order of endpoint 9: a task of any status first, then a project link, else new. */
+/**
+ * Decision order of endpoint 9: a task of any status first, then a project link, else new;
+ * both by url key (EXTENSIONS E), `matchedUrl` being the stored spelling that matched.
+ */
 const TASK_REASONS: Record<TaskStatus, DuplicateReason> = {
   PENDING: 'Task already pending',
   IN_PROGRESS: 'Task already in progress',
@@ -21,7 +25,7 @@ export const checkTaskDuplicates = keyedProcedure
   .input(CheckTaskDuplicatesInput)
   .output(CheckTaskDuplicatesOutput)
   .mutation(async ({ ctx, input }) => {
-    const matches = await findUrlMatches(ctx.db, input.urls);
+    const matches = await findUrlMatches(ctx.db, input.urls.map(urlKey));
     const results = input.urls.map((url, i) => {
       const { task, project } = matches[i] ?? { task: null, project: null };
       if (task) {
@@ -29,16 +33,20 @@ export const checkTaskDuplicates = keyedProcedure
           url,
           shouldCreate: false,
           reason: TASK_REASONS[task.status],
+          matchedUrl: task.sourceUrl,
           existingTask: { ...task, createdAt: iso(task.createdAt) },
         };
       }
-      if (project)
+      if (project) {
+        const { matchedUrl, ...existingProject } = project;
         return {
           url,
           shouldCreate: false,
           reason: 'Project already exists' as const,
-          existingProject: project,
+          matchedUrl,
+          existingProject,
         };
+      }
       return { url, shouldCreate: true, reason: 'New URL' as const };
     });
     const shouldCreate = results.filter((r) => r.shouldCreate).length;

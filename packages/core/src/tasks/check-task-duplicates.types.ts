@@ -12,10 +12,12 @@ export const checkTaskDuplicatesMeta: Meta = {
     tags: ['tasks'],
     summary: 'Check whether discovery urls already have a task or a project',
     description:
-      'For each url (1–100 non-empty strings), in this order: a task with exactly that sourceUrl decides ' +
+      'For each url (1–100 non-empty strings), in this order: a task whose sourceUrl has the same url key decides ' +
       '(`Task already pending|in progress|completed|failed`, with `existingTask`); else a project with a link of any ' +
-      'type with exactly that url (`Project already exists`, with `existingProject`); else `New URL`, and ' +
-      '`shouldCreate` is true. `stats.duplicate = total - shouldCreate`.',
+      'type with that url key (`Project already exists`, with `existingProject`); else `New URL`, and ' +
+      '`shouldCreate` is true. `matchedUrl` is the stored spelling that matched. The url key is one function of the ' +
+      'url under which spellings of one thing are equal (scheme, host case, `www.`, `.git`, `/tree/…`, tracking ' +
+      'parameters …; see the README, "Same project, other spelling"). `stats.duplicate = total - shouldCreate`.',
   },
   examples: {
     request: {
@@ -32,6 +34,7 @@ export const checkTaskDuplicatesMeta: Meta = {
           url: 'https://github.com/QwenLM/Qwen',
           shouldCreate: false,
           reason: 'Task already completed',
+          matchedUrl: 'https://github.com/QwenLM/Qwen',
           existingTask: {
             id: ex.TASK_ID,
             status: 'COMPLETED',
@@ -44,6 +47,7 @@ export const checkTaskDuplicatesMeta: Meta = {
           url: 'https://www.deepseek.com/',
           shouldCreate: false,
           reason: 'Project already exists',
+          matchedUrl: 'https://www.deepseek.com/',
           existingProject: {
             id: ex.DEEPSEEK_V3_ID,
             name: ex.DEEPSEEK_V3_INPUT.name,
@@ -84,6 +88,10 @@ export const CheckTaskDuplicatesOutput = z.object({
       url: z.string(),
       shouldCreate: z.boolean(),
       reason: z.enum(DUPLICATE_REASONS),
+      matchedUrl: z.string().optional().meta({
+        description:
+          "The stored spelling that matched: the task's sourceUrl or the project's link url (EXTENSIONS E).",
+      }),
       existingTask: z
         .object({
           id: z.string(),

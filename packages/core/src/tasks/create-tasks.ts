@@ -1,6 +1,7 @@
-import { insertTasks } from '@directory/db';
+import { insertTasks, type NewTask } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
 import { keyedProcedure } from '../trpc.ts';
+import { urlKey } from '../url-key.ts';
 import { CreateTasksInput, CreateTasksOutput, createTasksMeta } from './create-tasks.types.ts';
 import { notifyClaimable } from './queue-signals.ts';
 
@@ -9,18 +10,20 @@ export const createTasks = keyedProcedure
   .input(CreateTasksInput)
   .output(CreateTasksOutput)
   .mutation(async ({ ctx, input }) => {
-    // A url repeated within the request counts once, at its first position.
-    const byUrl = new Map<string, { id: string; sourceUrl: string; sourceType: string }>();
+    // A url whose key repeats within the request counts once, at its first position.
+    const byKey = new Map<string, NewTask>();
     for (const t of input.tasks) {
-      if (!byUrl.has(t.sourceUrl)) {
-        byUrl.set(t.sourceUrl, {
+      const key = urlKey(t.sourceUrl);
+      if (!byKey.has(key)) {
+        byKey.set(key, {
           id: createId(),
           sourceUrl: t.sourceUrl,
+          urlKey: key,
           sourceType: t.sourceType ?? 'manual',
         });
       }
     }
-    const created = await insertTasks(ctx.db, [...byUrl.values()]);
+    const created = await insertTasks(ctx.db, [...byKey.values()]);
     if (created > 0) notifyClaimable();
     const total = input.tasks.length;
     return { success: true as const, created, skipped: total - created, total };

@@ -1,5 +1,5 @@
-import { connect, DEFAULT_DATABASE_URL, redact } from './connect.ts';
-import { migrateToLatest } from './migrate.ts';
+import { urlKey } from '@directory/core';
+import { connect, DEFAULT_DATABASE_URL, migrateToLatest, redact } from '@directory/db';
 
 // `pnpm db:migrate`: one line for a person either way, and exit code 1 on failure (no stack trace:
 // the reasons it fails — a directory held by a running server, an unreachable server — are
@@ -8,7 +8,7 @@ const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 try {
   const handle = await connect(url);
   try {
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, { urlKey });
     console.log(`migrated ${redact(url)}`);
   } finally {
     await handle.close();
