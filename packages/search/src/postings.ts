@@ -1,0 +1,121 @@
+/*
+ * Posting lists of many terms (a term is a dense integer), each a sorted set of document
+ * numbers. Most terms of a directory occur once or a few times, so a list is stored by size:
+ * one document as a bare number (no allocation), up to SMALL documents as a plain array, more
+ * as a Uint32Array grown by doubling (4 bytes a document). Inserting the highest document
+ * (what a build does) appends; any other insert or a removal is a binary search and a move
+ * of the tail.
+ */
+
+const SMALL = 32;
+
+export type List = number | number[] | Uint32Array;
+
+export class Postings {
+  private lists: (List | undefined)[] = [];
+  /** Lengths of the Uint32Array lists (their capacity is larger). */
+  private lens: number[] = [];
+
+  /** The list of a term and its length (0 when none). */
+  get(term: number): List | undefined {
+    return this.lists[term];
+  }
+
+  size(term: number): number {
+    const l = this.lists[term];
+    if (l === undefined) return 0;
+    if (typeof l === 'number') return 1;
+    if (Array.isArray(l)) return l.length;
+    return this.lens[term]!;
+  }
+
+  add(term: number, doc: number): void {
+    const l = this.lists[term];
+    if (l === undefined) {
+      this.lists[term] = doc;
+    } else if (typeof l === 'number') {
+      if (l === doc) return;
+      this.lists[term] = l < doc ? [l, doc] : [doc, l];
+    } else if (Array.isArray(l)) {
+      const at = lowerBound(l, l.length, doc);
+      if (l[at] === doc) return;
+      if (l.length < SMALL) {
+        l.splice(at, 0, doc);
+      } else {
+        const t = new Uint32Array(SMALL * 4);
+        for (let i = 0; i < at; i++) t[i] = l[i]!;
+        t[at] = doc;
+        for (let i = at; i < l.length; i++) t[i + 1] = l[i]!;
+        this.lists[term] = t;
+        this.lens[term] = l.length + 1;
+      }
+    } else {
+      let n = this.lens[term]!;
+      const at = n > 0 && l[n - 1]! < doc ? n : lowerBound(l, n, doc);
+      if (at < n && l[at] === doc) return;
+      let t = l;
+      if (n === l.length) {
+        t = new Uint32Array(l.length * 2);
+        t.set(l);
+        this.lists[term] = t;
+      }
+      if (at < n) t.copyWithin(at + 1, at, n);
+      t[at] = doc;
+      this.lens[term] = ++n;
+    }
+  }
+
+  delete(term: number, doc: number): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') {
+      if (l !== doc) return;
+      this.lists[term] = undefined;
+    } else if (Array.isArray(l)) {
+      const at = lowerBound(l, l.length, doc);
+      if (l[at] !== doc) return;
+      l.splice(at, 1);
+      if (l.length === 1) this.lists[term] = l[0]!;
+    } else {
+      const n = this.lens[term]!;
+      const at = lowerBound(l, n, doc);
+      if (at >= n || l[at] !== doc) return;
+      l.copyWithin(at, at + 1, n);
+      this.lens[term] = n - 1;
+    }
+  }
+
+  /** Calls visit for each document of a term (no allocation). */
+  forEach(term: number, visit: (doc: number) => void): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') visit(l);
+    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) visit(l[i]!);
+    else {
+      const n = this.lens[term]!;
+      for (let i = 0; i < n; i++) visit(l[i]!);
+    }
+  }
+
+  /** Bytes held: 4 a document in a typed list, 8 in an array, plus each list's overhead. */
+  bytes(): number {
+    let b = this.lists.length * 8;
+    for (let t = 0; t < this.lists.length; t++) {
+      const l = this.lists[t];
+      if (l === undefined || typeof l === 'number') continue;
+      b += Array.isArray(l) ? 32 + l.length * 8 : 160 + l.byteLength;
+    }
+    return b;
+  }
+}
+
+function lowerBound(l: ArrayLike<number>, n: number, x: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (l[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
