@@ -6,7 +6,7 @@
 #   docker run -p 3000:3000 -e WEBHOOK_API_KEY=change-me -v directory-data:/data project-directory
 
 # 1. build: install with the lockfile (the install builds apps/server/dist), then gather the runtime
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY . .
 RUN npx --yes pnpm@10.34.8 install --frozen-lockfile \
@@ -14,7 +14,7 @@ RUN npx --yes pnpm@10.34.8 install --frozen-lockfile \
   && node scripts/runtime-bundle.mjs /runtime
 
 # 2. run: the built JavaScript and the two packages it loads at run time, as the unprivileged `node` user
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATABASE_URL=pglite:/data
 WORKDIR /app
 COPY --from=build --chown=root:root /runtime /app

@@ -71,11 +71,12 @@ export async function startChild(
   name: string,
   script: string,
   env: Record<string, string>,
-  options: { root?: string; readyTimeoutSeconds?: number } = {},
+  options: { root?: string; readyTimeoutSeconds?: number; nodeArgs?: string[] } = {},
 ): Promise<Child> {
   const port = await freePort();
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+  const args = [...(options.nodeArgs ?? []), '--import', 'tsx', script];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: options.root ?? ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -50,11 +50,13 @@ export interface QueueSizeResult {
 
 const WORKERS = 4;
 
+// url_key is what core's urlKey makes of these urls (host and path: nothing to normalise).
 async function seedCompleted(pool: Pool, n: number): Promise<void> {
   // created one millisecond apart, oldest first; all COMPLETED (the table a queue grows into)
   await pool.query(
-    `insert into discovery_tasks (id, source_url, source_type, status, created_at, started_at, completed_at, attempt)
-     select 'done' || lpad(g::text, 8, '0'), 'https://bench.example.org/done/' || g, 'bench', 'COMPLETED',
+    `insert into discovery_tasks (id, source_url, url_key, source_type, status, created_at, started_at, completed_at, attempt)
+     select 'done' || lpad(g::text, 8, '0'), 'https://bench.example.org/done/' || g, 'bench.example.org/done/' || g,
+            'bench', 'COMPLETED',
             now() - interval '2 hours' - ($1::int - g) * interval '1 millisecond',
             now() - interval '1 hour', now() - interval '1 hour', 1
      from generate_series(1, $1::int) g`,
@@ -64,8 +66,9 @@ async function seedCompleted(pool: Pool, n: number): Promise<void> {
 
 async function seedPending(pool: Pool, tag: string, n: number): Promise<void> {
   await pool.query(
-    `insert into discovery_tasks (id, source_url, source_type, created_at)
-     select $2::text || lpad(g::text, 8, '0'), 'https://bench.example.org/' || $2::text || '/' || g, 'bench',
+    `insert into discovery_tasks (id, source_url, url_key, source_type, created_at)
+     select $2::text || lpad(g::text, 8, '0'), 'https://bench.example.org/' || $2::text || '/' || g,
+            'bench.example.org/' || $2::text || '/' || g, 'bench',
             now() - interval '1 hour' + g * interval '1 microsecond'
      from generate_series(1, $1::int) g`,
     [n, tag],

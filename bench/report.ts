@@ -516,6 +516,7 @@ Run it on an otherwise idle machine: the load generator, the servers and Postgre
 | \`--before\` | \`BENCH_BEFORE\` | 898dbff | the commit whose server the upserts are compared with (\`none\` skips it) |
 | \`--compare-projects\` | \`BENCH_COMPARE_PROJECTS\` | 10000 | projects written into each database of the upsert comparison |
 | \`--compare-rounds\` | \`BENCH_COMPARE_ROUNDS\` | 2 | measurements of each server in that comparison, alternately |
+| \`--cpu-prof\` | \`BENCH_CPU_PROF\` | | a directory: the measured server runs with \`node --cpu-prof\` and writes its profile there when it stops |
 | \`--tasks\` | \`BENCH_TASKS\` | 20000 | seeded discovery tasks, the same at every size |
 | \`--connections\` | \`BENCH_CONNECTIONS\` | 64 | connections for single-item reads and claims |
 | \`--batch-connections\` | \`BENCH_BATCH_CONNECTIONS\` | 16 | connections for the duplicate checks |

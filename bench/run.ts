@@ -44,6 +44,7 @@ const { values: flags } = parseArgs({
     before: { type: 'string' },
     'compare-projects': { type: 'string' },
     'compare-rounds': { type: 'string' },
+    'cpu-prof': { type: 'string' },
     'database-url': { type: 'string' },
     write: { type: 'boolean', default: false },
   },
@@ -82,6 +83,8 @@ const freshnessSamples = integer('freshness-samples', 'BENCH_FRESHNESS_SAMPLES',
 const before = setting('before', 'BENCH_BEFORE', '898dbff');
 const compareProjects = integer('compare-projects', 'BENCH_COMPARE_PROJECTS', 10_000, 1);
 const compareRounds = integer('compare-rounds', 'BENCH_COMPARE_ROUNDS', 2, 1);
+// A directory for a CPU profile of the measured server at each size (node --cpu-prof), written when it stops.
+const cpuProfile = setting('cpu-prof', 'BENCH_CPU_PROF', '');
 const claimsPerSecond = integer('claims-per-second', 'BENCH_CLAIMS_PER_SECOND', 5000, 1);
 const tasks = integer('tasks', 'BENCH_TASKS', DEFAULT_TASKS, 1);
 const only = setting('scenarios', 'BENCH_SCENARIOS', '')
@@ -132,9 +135,9 @@ async function runSize(projects: number): Promise<SizeResult> {
     LOG_LEVEL: 'warn',
     DB_POOL_SIZE: String(settings.dbPoolSize),
   };
-  const start = async (name: string) => {
+  const start = async (name: string, nodeArgs: string[] = []) => {
     // A million projects take a while to build into a model; the bench waits for it.
-    const child = await startChild(name, SERVER, env, { readyTimeoutSeconds: 1800 });
+    const child = await startChild(name, SERVER, env, { readyTimeoutSeconds: 1800, nodeArgs });
     children.add(child);
     return child;
   };
@@ -173,7 +176,7 @@ async function runSize(projects: number): Promise<SizeResult> {
     );
 
     // Started on the seeded database, the server builds its read model before /healthz is 200.
-    const server = await start('server');
+    const server = await start('server', cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', cpuProfile] : []);
     const model = await modelFigures(server);
     console.log(
       `server pid ${server.pid} at ${server.url}: ready after ${server.readySeconds.toFixed(1)} s` +

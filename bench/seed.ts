@@ -46,8 +46,10 @@ const CHUNK = 2000;
 
 // Rows travel as one JSON parameter per table and chunk (json_to_recordset): one round trip
 // per chunk, and JSON.stringify is the cheapest way to move that much text from JS. Only the
-// columns a project's own fields fill: whatever the schema derives from them (the read model,
-// search columns while they existed) is built from these.
+// columns a project's own fields fill, and the URL keys the service writes beside links and
+// task urls (core's urlKey; a server starting on rows without them would key them one batch
+// at a time): whatever else the schema derives from them (the read model, search columns while
+// they existed) is built from these.
 const INSERT_CHUNK = `
   with
     p as (
@@ -312,15 +314,13 @@ export async function seedClaimTasks(pool: Pool, count: number, runTag: string):
   await inChunks(pool, count, async (client, from, to) => {
     const rows = [];
     for (let k = from; k < to; k++) {
-      rows.push({
-        id: ids[k],
-        source_url: `https://claims.example.org/${runTag}/${k}`,
-        source_type: 'manual',
-      });
+      const url = `https://claims.example.org/${runTag}/${k}`;
+      rows.push({ id: ids[k], source_url: url, url_key: urlKey(url), source_type: 'manual' });
     }
     await client.query(
-      `insert into discovery_tasks (id, source_url, source_type)
-       select id, source_url, source_type from json_to_recordset($1::json) as r(id text, source_url text, source_type text)`,
+      `insert into discovery_tasks (id, source_url, url_key, source_type)
+       select id, source_url, url_key, source_type
+       from json_to_recordset($1::json) as r(id text, source_url text, url_key text, source_type text)`,
       [JSON.stringify(rows)],
     );
   });

@@ -343,6 +343,30 @@ describe('the web console in Chromium', () => {
     await close(page);
   });
 
+  it('adds tasks from pasted lines: invalid lines are shown and left out, the valid ones added', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const page = await open('/queue', { locale: 'en-US' });
+    await enterKey(page);
+    const valid = `https://github.com/xai-org/grok-1?console-test=${Date.now()}`;
+    // Lines are the unit: "not a url" is one invalid line, not three words.
+    await page.locator('.add-tasks textarea').fill(`${valid}\nnot a url\n`);
+    await page.locator('.add-tasks').getByRole('button', { name: 'Check for duplicates' }).click();
+    await page.locator('.check-results li').nth(1).waitFor();
+    expect(await page.locator('.check-results li').count()).toBe(2);
+    expect(await page.locator('.check-results li[data-invalid="true"] .url').allInnerTexts()).toEqual([
+      'not a url',
+    ]);
+    expect(await page.locator('.check-results li[data-should-create="true"] .url').allInnerTexts()).toEqual([
+      valid,
+    ]);
+    await page.locator('.add-tasks').getByRole('button', { name: 'Add 1 task' }).click();
+    await page.locator('.add-tasks [role="status"]').filter({ hasText: 'Added 1, skipped 0.' }).waitFor();
+    const tasks = (await s.call('GET', '/api/discovery/tasks?limit=100')).json.tasks;
+    expect(tasks.map((t: { sourceUrl: string }) => t.sourceUrl)).toContain(valid);
+    expect(tasks.map((t: { sourceUrl: string }) => t.sourceUrl)).not.toContain('not a url');
+    await close(page);
+  });
+
   it('shows the change feed as it happens', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     expect(api.changes, 'GET /api/changes (EXTENSIONS.md C)').toBe(true);

@@ -1,4 +1,4 @@
-import { pinyin } from 'pinyin-pro';
+import { MAX_QUERY_TERMS, nameSortKey, pinyinSyllables, tokens } from '@directory/search';
 
 /*
  * Search columns, computed in TypeScript when a project or tag is written (and by the search
@@ -34,64 +34,11 @@ import { pinyin } from 'pinyin-pro';
  * names, slug, pinyin, tags and descriptions only: a few hundred distinct grams a project.
  */
 
+// The tokenizer is the search engine's (@directory/search), so that there is one.
+export { MAX_QUERY_TERMS, nameSortKey, normalize, pinyinSyllables, tokens } from '@directory/search';
+
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
-const HAN = /\p{Script=Han}/u;
-
-/** The longest query the API takes (characters); a query is cut into at most this many terms. */
-export const MAX_QUERY_TERMS = 16;
-
-export function normalize(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
-/** Tokens of a text: CJK runs and runs of other letters/digits, normalised. */
-export function tokens(s: string | null | undefined): string[] {
-  if (!s) return [];
-  const out: string[] = [];
-  for (const run of normalize(s).match(RUNS) ?? []) {
-    // a run of letters and digits that mixes CJK and other characters is split by script
-    if (CJK.test(run)) splitScripts(run, out);
-    else out.push(run);
-  }
-  return out;
-}
-
-function splitScripts(run: string, out: string[]) {
-  let current = '';
-  let cjk = false;
-  for (const ch of run) {
-    const isCjk = CJK.test(ch);
-    if (current && isCjk !== cjk) {
-      out.push(current);
-      current = '';
-    }
-    cjk = isCjk;
-    current += ch;
-  }
-  if (current) out.push(current);
-}
-
 const isCjkToken = (t: string) => CJK.test(t);
-
-/** Toneless pinyin syllables of the Chinese characters of a name (other characters left out). */
-export function pinyinSyllables(name: string): string[] {
-  if (!HAN.test(name)) return [];
-  return pinyin(name, { toneType: 'none', type: 'array', nonZh: 'removed', v: true })
-    .map((s) => normalize(s).replace(/[^a-z]/g, ''))
-    .filter(Boolean);
-}
-
-/** Sort key of a name: Chinese characters as pinyin, so that 百川 sorts with "b" (C collation). */
-export function nameSortKey(name: string): string {
-  const spelled = HAN.test(name)
-    ? pinyin(name, { toneType: 'none', type: 'array', nonZh: 'consecutive', v: true }).join(' ')
-    : name;
-  return normalize(spelled).replace(/\s+/g, ' ').trim();
-}
 
 const haystack = (toks: string[]) => (toks.length ? ` ${toks.join(' ')} ` : ' ');
 

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { project, slugOf, startServer, type TestServer, uniqueUrl } from '@directory/server/test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readItems } from '../src/cli/input.ts';
@@ -13,6 +14,8 @@ import { type CliIo, run } from '../src/cli/run.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+// By its location: the CLI also runs from directories outside the repository.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 interface Result {
   code: number | null;
@@ -38,13 +41,17 @@ afterAll(async () => {
  * DIRECTORY_API_KEY pointing at the test server unless `env` says otherwise. Every run also
  * checks that the API key never shows in the output.
  */
-async function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
+async function cli(
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; cwd?: string; bare?: boolean } = {},
+) {
   const env: Record<string, string | undefined> = { ...process.env };
-  delete env.DIRECTORY_URL;
-  delete env.DIRECTORY_API_KEY;
-  delete env.WEBHOOK_API_KEY;
-  Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key }, options.env);
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
+  for (const name of ['DIRECTORY_URL', 'DIRECTORY_API_KEY', 'WEBHOOK_API_KEY', 'PORT', 'DATABASE_URL'])
+    delete env[name];
+  // bare: as a person's shell after the README's first command, with no service variable set
+  if (!options.bare) Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key });
+  Object.assign(env, options.env);
+  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd ?? ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {
@@ -222,7 +229,14 @@ describe('directory tasks and check', () => {
       input: JSON.stringify([...urls.slice(0, 3), { sourceUrl: newUrl }]),
     });
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ created: 1, skipped: 3, total: 4, failed: 0, errors: [] });
+    expect(JSON.parse(again.stdout)).toEqual({
+      created: 1,
+      skipped: 3,
+      total: 4,
+      failed: 0,
+      errors: [],
+      existingProjects: [],
+    });
 
     const all = await cli(['tasks', 'list', '--all', '--json']);
     expect(all.code).toBe(0);
@@ -234,12 +248,12 @@ describe('directory tasks and check', () => {
     const page = await cli(['tasks', 'list', '--status', 'pending', '--limit', '3', '--offset', '60']);
     expect(page.code).toBe(0);
     const [header, ...rest] = page.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^ID +STATUS +TYPE +CREATED +SOURCE URL$/);
+    expect(header).toMatch(/^ID +STATUS +TYPE +ATTEMPT +CREATED +AVAILABLE +SOURCE URL +ERROR$/);
     expect(rest).toEqual([
       expect.stringMatching(
-        new RegExp(`^\\w+ +PENDING +rss +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +${objectUrl}$`),
+        new RegExp(`^\\w+ +PENDING +rss +0 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +- +${objectUrl}$`),
       ),
-      expect.stringMatching(new RegExp(`^\\w+ +PENDING +manual +.+ +${newUrl}$`)),
+      expect.stringMatching(new RegExp(`^\\w+ +PENDING +manual +0 +.+ +- +${newUrl}$`)),
       'Tasks 61-62 of 62',
     ]);
 
@@ -267,13 +281,110 @@ describe('directory tasks and check', () => {
   });
 });
 
+describe('directory tasks add, for URLs a project already has', () => {
+  it('checks first and queues them only with --force, saying so per URL', async () => {
+    const stored = project();
+    await server.call('POST', '/api/webhook/projects', { body: { projects: [stored] } });
+    const known = stored.links[0]!.url;
+    const fresh = uniqueUrl('beside-known');
+    const added = await cli(['tasks', 'add', '-', '--quiet'], { input: `${known}\n${fresh}\n` });
+    expect(added.code).toBe(0);
+    expect(added.stdout.split('\n')).toEqual([
+      '1 created, 0 skipped (already have a task), 1 total, 1 not queued (a project has the URL)',
+      'Not queued (--force queues them anyway):',
+      `  ${known}: project ${slugOf(stored)} already has this URL`,
+      '',
+    ]);
+    // Whether the URL has a task now, by the duplicate check (whatever else the queue holds).
+    const queued = async (url: string) =>
+      (await server.call('POST', '/api/discovery/check-duplicates', { body: { urls: [url] } })).json
+        .results[0].existingTask !== undefined;
+    expect(await queued(fresh)).toBe(true);
+    expect(await queued(known)).toBe(false);
+
+    const json = await cli(['tasks', 'add', '-', '--json'], { input: known });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      created: 0,
+      existingProjects: [{ index: 0, line: 1, sourceUrl: known, slug: slugOf(stored) }],
+    });
+    const forced = await cli(['tasks', 'add', '-', '--force', '--quiet'], { input: known });
+    expect(forced).toMatchObject({
+      code: 0,
+      stdout: '1 created, 0 skipped (already have a task), 1 total\n',
+    });
+    expect(await queued(known)).toBe(true);
+  });
+});
+
+describe('finding the service and its key with nothing set', () => {
+  it('uses PORT for the address and the key the server keeps in data/api-key', async () => {
+    const repo = await mkdtemp(join(dir, 'repo-'));
+    const port = new URL(server.baseUrl).port;
+    // Without the key file: the key is missing, and the error says so.
+    const keyless = await cli(['tasks', 'stats'], { cwd: repo, bare: true, env: { PORT: port } });
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain('Invalid or missing API Key');
+    await mkdir(join(repo, 'data'));
+    await writeFile(join(repo, 'data', 'api-key'), `${server.key}\n`);
+    const stats = await cli(['tasks', 'stats', '--json'], { cwd: repo, bare: true, env: { PORT: port } });
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ success: true });
+    // DATABASE_URL=pglite:<dir> moves the key file as it moves the server's data.
+    await mkdir(join(repo, 'elsewhere'));
+    await writeFile(join(repo, 'elsewhere', 'api-key'), server.key);
+    await rm(join(repo, 'data'), { recursive: true });
+    const moved = await cli(['tasks', 'stats', '--json'], {
+      cwd: repo,
+      bare: true,
+      env: { PORT: port, DATABASE_URL: 'pglite:./elsewhere' },
+    });
+    expect(moved.code).toBe(0);
+    // DIRECTORY_URL still wins over PORT.
+    const wins = await cli(['tasks', 'stats'], {
+      cwd: repo,
+      bare: true,
+      env: { PORT: '1', DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key },
+    });
+    expect(wins.code).toBe(0);
+  });
+});
+
+describe('directory tasks list, for an operator', () => {
+  it("shows each task's attempt, when it is claimable again, and its error", async () => {
+    const url = uniqueUrl('troubled');
+    await server.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: url }] } });
+    const { id } = (await server.call('POST', '/api/discovery/check-duplicates', { body: { urls: [url] } }))
+      .json.results[0].existingTask;
+    await server.call('PATCH', `/api/discovery/tasks/${id}`, { body: { status: 'IN_PROGRESS' } });
+    const error = `fetch failed: 503 from the host ${'x'.repeat(80)}\nsecond line`;
+    await server.call('PATCH', `/api/discovery/tasks/${id}`, {
+      body: { status: 'FAILED', errorMessage: error },
+    });
+    // As a release after a third attempt leaves it (the lease fields are the queue's to set).
+    await server.db.pool.query(
+      `update discovery_tasks set attempt = 3, available_at = '2030-01-02T03:04:05Z' where id = $1`,
+      [id],
+    );
+    const r = await cli(['tasks', 'list', '--status', 'failed', '--all']);
+    expect(r.code).toBe(0);
+    const row = r.stdout.split('\n').find((line) => line.startsWith(id));
+    expect(row).toMatch(
+      new RegExp(
+        `^${id} +FAILED +manual +3 +\\S+ \\S+Z +2030-01-02 03:04:05Z +${url} +fetch failed: 503 from the host x+…$`,
+      ),
+    );
+    expect(row).not.toContain('second line');
+  });
+});
+
 describe('directory get and delete', () => {
   it('shows and deletes a project; an unknown slug is exit 1 with the 404 message', async () => {
-    const p = project();
+    const p = project({ content: '# 标题\n\n第二段', contentEn: 'In English.' });
     const slug = slugOf(p);
     await server.call('POST', '/api/webhook/projects', { body: { projects: [p] } });
 
     const shown = await cli(['get', slug]);
+    expect(shown.stdout).toContain('content:\n  # 标题\n\n  第二段\ncontentEn:\n  In English.\n');
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`name:          ${p.name}\n`);
     expect(shown.stdout).toContain(`slug:          ${slug}\n`);

@@ -1,3 +1,4 @@
+import { httpUrlProblem, URL_TOO_BIG } from '@directory/core/url-rule';
 import {
   keepPreviousData,
   useInfiniteQuery,
@@ -309,18 +310,30 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
+/** Tasks one request may create (endpoint 4). */
+const MAX_TASKS = 50;
+
+type Pasted = { url: string; problem?: ReturnType<typeof httpUrlProblem> };
+
+/** The pasted text as its lines (a URL never holds whitespace, but a line may hold junk): each once. */
+function pastedLines(text: string): Pasted[] {
+  const lines = [...new Set(text.split(/\r?\n/).map((line) => line.trim()))].filter(Boolean);
+  return lines.map((url) => ({ url, problem: httpUrlProblem(url) }));
+}
+
 function AddTasks() {
   const { t } = useI18n();
   const client = useQueryClient();
   const id = useId();
   const [text, setText] = useState('');
-  const [checked, setChecked] = useState<TaskDuplicates | null>(null);
-  const urls = [...new Set(text.split(/\s+/).filter(Boolean))].slice(0, 50);
+  // The lines as checked: invalid ones are shown and left out, valid ones go through endpoint 9.
+  const [checked, setChecked] = useState<{ lines: Pasted[]; reply: TaskDuplicates | null } | null>(null);
+  const lines = pastedLines(text);
   const check = useMutation({
-    mutationFn: () => api.checkTaskDuplicates(urls),
-    onSuccess: setChecked,
+    mutationFn: (urls: string[]) => api.checkTaskDuplicates(urls),
   });
-  const toCreate = checked?.results.filter((r) => r.shouldCreate).map((r) => r.url) ?? [];
+  const results = new Map(checked?.reply?.results.map((r) => [r.url, r]));
+  const toCreate = checked?.reply?.results.filter((r) => r.shouldCreate).map((r) => r.url) ?? [];
   const create = useMutation({
     mutationFn: () => api.createTasks({ tasks: toCreate.map((sourceUrl) => ({ sourceUrl })) }),
     onSuccess: () => {
@@ -329,9 +342,13 @@ function AddTasks() {
       void client.invalidateQueries({ queryKey: ['queue'] });
     },
   });
+  const valid = lines.filter((l) => !l.problem).map((l) => l.url);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (urls.length > 0) check.mutate();
+    if (lines.length === 0) return;
+    const shown = lines.filter((l) => l.problem || valid.slice(0, MAX_TASKS).includes(l.url));
+    if (valid.length === 0) return setChecked({ lines: shown, reply: null });
+    check.mutate(valid.slice(0, MAX_TASKS), { onSuccess: (reply) => setChecked({ lines: shown, reply }) });
   };
   return (
     <section className="card add-tasks" aria-labelledby={`${id}-h`}>
@@ -349,7 +366,7 @@ function AddTasks() {
             create.reset();
           }}
         />
-        <button type="submit" disabled={urls.length === 0 || check.isPending}>
+        <button type="submit" disabled={lines.length === 0 || check.isPending}>
           {t.check}
         </button>
       </form>
@@ -357,15 +374,28 @@ function AddTasks() {
       {checked && (
         <div className="checked">
           <ul className="check-results">
-            {checked.results.map((r) => (
-              <li key={r.url} data-should-create={r.shouldCreate}>
-                <span className={`badge ${r.shouldCreate ? 'ok-badge' : 'muted-badge'}`}>
-                  {r.shouldCreate ? t.willCreate : t.duplicate}
-                </span>{' '}
-                <span className="url">{r.url}</span> <span className="muted">{r.reason}</span>
-              </li>
-            ))}
+            {checked.lines.map(({ url, problem }) => {
+              const r = results.get(url);
+              if (problem)
+                return (
+                  <li key={url} data-invalid="true">
+                    <span className="badge bad-badge">{t.invalidLine}</span>{' '}
+                    <span className="url">{url}</span>{' '}
+                    <span className="muted">{t.invalidWhy(problem === URL_TOO_BIG)}</span>
+                  </li>
+                );
+              if (!r) return null;
+              return (
+                <li key={url} data-should-create={r.shouldCreate}>
+                  <span className={`badge ${r.shouldCreate ? 'ok-badge' : 'muted-badge'}`}>
+                    {r.shouldCreate ? t.willCreate : t.duplicate}
+                  </span>{' '}
+                  <span className="url">{url}</span> <span className="muted">{r.reason}</span>
+                </li>
+              );
+            })}
           </ul>
+          {valid.length > MAX_TASKS && <p className="muted">{t.firstOnly(MAX_TASKS)}</p>}
           <button
             type="button"
             onClick={() => create.mutate()}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HTTP_URL_PATTERN, httpUrlProblem, INVALID_URL, MAX_URL_BYTES } from './url-rule.ts';
 
 /** Length in Unicode code points: the spec's "characters" (200 emoji are a valid name). */
 export function codePointLength(s: string): number {
@@ -49,35 +50,17 @@ export function text(limits: { min?: number; max?: number } = {}) {
     .meta({ ...(min !== undefined && { minLength: min }), ...(max !== undefined && { maxLength: max }) });
 }
 
-/**
- * URLs are indexed for exact lookup; a btree entry holds at most ~2.7 kB, so URLs are
- * limited to 2048 bytes of UTF-8 (documented in the README).
- */
-export const MAX_URL_BYTES = 2048;
-
-/**
- * The one rule for a URL the service stores (link urls, task sourceUrls), as the server checks
- * it and as the OpenAPI document states it: `http://` or `https://` (any letter case), a
- * non-empty authority, then an optional path, query or fragment; no whitespace or control
- * characters anywhere. IRIs are accepted as they are (`https://例子.cn/路径`); nothing is
- * normalized, since URLs are matched by exact string equality. Another scheme (`ftp://`) is refused.
- */
-export const HTTP_URL_PATTERN =
-  '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\u0000-\\u001f\\u007f/?#]+(?:[/?#][^\\s\\u0000-\\u001f\\u007f]*)?$';
-const HTTP_URL = new RegExp(HTTP_URL_PATTERN, 'u');
-
 export const httpUrl = z
   .string()
   .superRefine((s, ctx) => {
-    if (!HTTP_URL.test(s)) {
-      ctx.addIssue({ code: 'custom', message: 'Invalid URL: expected an HTTP or HTTPS URL' });
+    const invalid = httpUrlProblem(s);
+    if (invalid === INVALID_URL) {
+      ctx.addIssue({ code: 'custom', message: invalid });
       return;
     }
     const problem = unstorable(s);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    if (Buffer.byteLength(s, 'utf8') > MAX_URL_BYTES) {
-      ctx.addIssue({ code: 'custom', message: `Too big: expected URL to have <=${MAX_URL_BYTES} bytes` });
-    }
+    if (invalid) ctx.addIssue({ code: 'custom', message: invalid });
   })
   .meta({
     pattern: HTTP_URL_PATTERN,

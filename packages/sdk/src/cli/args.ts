@@ -28,8 +28,10 @@ export const GLOBAL_OPTIONS = {
 } as const satisfies OptionSpec;
 
 export const GLOBAL_HELP = `Global options:
-  --base-url <url>   the service (env DIRECTORY_URL; default http://127.0.0.1:3000)
-  --api-key <key>    the API key (env WEBHOOK_API_KEY, as the server, or DIRECTORY_API_KEY; prefer the variable: flags show in ps)
+  --base-url <url>   the service (env DIRECTORY_URL, else http://127.0.0.1:$PORT, else http://127.0.0.1:3000)
+  --api-key <key>    the API key (env DIRECTORY_API_KEY or WEBHOOK_API_KEY; prefer a variable: flags show
+                     in ps); with none, for a server on this machine, the key it keeps in data/api-key
+                     (<dir>/api-key for DATABASE_URL=pglite:<dir>), read from the working directory
   --json             machine-readable output on stdout
   -h, --help         this help
 Set DIRECTORY_DEBUG=1 to add the stack trace to an error.`;

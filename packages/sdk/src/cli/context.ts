@@ -13,6 +13,8 @@ export interface CliIo {
   stdout: Output;
   stderr: Output;
   env: Record<string, string | undefined>;
+  /** Where relative paths start (the key file data/api-key); default process.cwd(). */
+  cwd?: string;
   /** Aborts at SIGTERM or SIGINT; asked for only by the commands that stop gracefully (work). */
   stopSignal?: () => AbortSignal;
   /** Replaces global fetch (tests). */

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 // The client module, not the package index: the index also loads the tRPC client, which the CLI
 // does not need (a faster start, and a self-contained dist/cli.js).
 import { createDirectoryClient } from '../client.ts';
@@ -38,7 +40,8 @@ export const COMMANDS: Command[] = [
 
 /** The whole CLI: parses `argv`, runs the command against `io`, and resolves to the exit code. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  let baseUrl = io.env.DIRECTORY_URL || DEFAULT_BASE_URL;
+  // The server's own PORT, as `PORT=4000 pnpm start` and then `pnpm -s directory …` in one shell.
+  let baseUrl = io.env.DIRECTORY_URL || (io.env.PORT ? `http://127.0.0.1:${io.env.PORT}` : DEFAULT_BASE_URL);
   try {
     const invocation = parseInvocation(argv, COMMANDS);
     if (invocation.kind === 'help') {
@@ -56,7 +59,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // An empty variable counts as unset; the key itself is never printed.
     // the server's variable name, or the CLI's own (which wins when both are set)
     const apiKey =
-      stringOption(values, 'api-key') ?? (io.env.DIRECTORY_API_KEY || io.env.WEBHOOK_API_KEY || undefined);
+      stringOption(values, 'api-key') ??
+      (io.env.DIRECTORY_API_KEY || io.env.WEBHOOK_API_KEY || storedKey(io, baseUrl));
     const ctx: CommandContext = {
       io,
       client: createDirectoryClient({ baseUrl, apiKey, fetch: io.fetch }),
@@ -72,6 +76,27 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`error: ${describeError(err, baseUrl)}\n`);
     if (io.env.DIRECTORY_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return EXIT_UNUSABLE;
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The key a server on this machine generated and keeps in its data directory, when no key is
+ * set: `data/api-key` from the working directory (the repository, under `pnpm directory`), or
+ * `<dir>/api-key` for `DATABASE_URL=pglite:<dir>`, as the server itself resolves it. Never for
+ * a server on another host, which must not be sent this machine's key.
+ */
+function storedKey(io: CliIo, baseUrl: string): string | undefined {
+  if (!LOOPBACK.has(new URL(baseUrl).hostname)) return undefined;
+  const database = io.env.DATABASE_URL || 'pglite:./data';
+  if (!database.startsWith('pglite:')) return undefined;
+  try {
+    return (
+      readFileSync(resolve(io.cwd ?? process.cwd(), database.slice(7), 'api-key'), 'utf8').trim() || undefined
+    );
+  } catch {
+    return undefined;
   }
 }
 

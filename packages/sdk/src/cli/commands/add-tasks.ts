@@ -20,6 +20,8 @@ export interface AddTasksSummary {
   total: number;
   failed: number;
   errors: Failure[];
+  /** URLs not queued because a stored project already has them (none with --force). */
+  existingProjects: { index: number; line?: number | undefined; sourceUrl: string; slug: string }[];
 }
 
 export const addTasks: Command = {
@@ -29,17 +31,20 @@ export const addTasks: Command = {
   help: `
 Input: plain text with one URL per line ('#' starts a comment line), NDJSON of URL strings or
 { "sourceUrl", "sourceType" } objects, or a JSON array of either (or { "tasks": [...] }).
-'-' reads stdin. A URL that
-already has a task is skipped; one the service refuses (not an http(s) URL) is reported as
-failed and does not stop the others. Exit 1 when any failed.
+'-' reads stdin. Each batch is checked first (POST /api/discovery/check-duplicates, as the
+console does): a URL a stored project already has is not queued, and is listed as
+"project <slug> already has this URL" (completing such a task would replace that project;
+--force queues it anyway). A URL that already has a task is skipped; one the service refuses
+(not an http(s) URL) is reported as failed and does not stop the others. Exit 1 when any failed.
 
 Options:
   --source-type <type>  sourceType for entries that name none (the service's default: manual)
+  --force               queue URLs that a stored project already has too
   --quiet               no progress output
 
 Example:
   printf 'https://github.com/a/b\\nhttps://example.org/\\n' | directory tasks add - --source-type manual`,
-  options: { 'source-type': { type: 'string' }, quiet: { type: 'boolean' } },
+  options: { 'source-type': { type: 'string' }, force: { type: 'boolean' }, quiet: { type: 'boolean' } },
   args: { min: 1, max: 1 },
 
   async run(ctx) {
@@ -49,7 +54,15 @@ Example:
     const reader = await readItems(source, { wrapperKey: 'tasks', plainText: true });
     const sourceType = stringOption(ctx.values, 'source-type');
 
-    const summary: AddTasksSummary = { created: 0, skipped: 0, total: 0, failed: 0, errors: [] };
+    const summary: AddTasksSummary = {
+      created: 0,
+      skipped: 0,
+      total: 0,
+      failed: 0,
+      errors: [],
+      existingProjects: [],
+    };
+    const force = ctx.values.force === true;
     const progress = createProgress(ctx.io.stderr, ctx.values.quiet !== true);
     let batches = 0;
     let items = 0;
@@ -68,7 +81,7 @@ Example:
     let batch: { item: InputItem; task: TaskInput }[] = [];
     const flush = async () => {
       batches++;
-      await sendBatch(ctx, batch, summary, fail);
+      await sendBatch(ctx, force ? batch : await withoutProjectUrls(ctx, batch, summary), summary, fail);
       items += batch.length;
       batch = [];
       report();
@@ -98,12 +111,19 @@ Example:
     progress.done();
 
     summary.errors.sort(byIndex);
+    summary.existingProjects.sort((a, b) => a.index - b.index);
+    const existing = summary.existingProjects.length;
     if (ctx.json) {
       printJson(ctx, summary);
     } else {
       ctx.print(
-        `${summary.created} created, ${summary.skipped} skipped (already have a task), ${summary.total} total${summary.failed ? `, ${summary.failed} failed` : ''}`,
+        `${summary.created} created, ${summary.skipped} skipped (already have a task), ${summary.total} total${existing ? `, ${existing} not queued (a project has the URL)` : ''}${summary.failed ? `, ${summary.failed} failed` : ''}`,
       );
+      if (existing > 0) {
+        ctx.print('Not queued (--force queues them anyway):');
+        for (const e of summary.existingProjects)
+          ctx.print(`  ${e.sourceUrl}: project ${e.slug} already has this URL`);
+      }
       if (summary.errors.length > 0) {
         ctx.print('Failed:');
         for (const line of failureLines(summary.errors)) ctx.print(line);
@@ -121,6 +141,27 @@ function toTask(value: unknown, sourceType: string | undefined): TaskInput | str
   // An entry's own sourceType wins; a wrong type is the service's to refuse, with the item named.
   const type = ((entry as { sourceType?: unknown }).sourceType ?? sourceType) as string | undefined;
   return type === undefined ? { sourceUrl } : { sourceUrl, sourceType: type };
+}
+
+/**
+ * The batch without the URLs a stored project already has (endpoint 9 says so), which are
+ * recorded instead: a task for one would, once completed, replace that project.
+ */
+async function withoutProjectUrls(
+  ctx: CommandContext,
+  batch: { item: InputItem; task: TaskInput }[],
+  summary: AddTasksSummary,
+): Promise<{ item: InputItem; task: TaskInput }[]> {
+  const { results } = await ctx.client.tasks.checkDuplicates({ urls: batch.map((b) => b.task.sourceUrl) });
+  const projects = new Map(
+    results.flatMap((r) => (r.existingProject ? [[r.url, r.existingProject.slug]] : [])),
+  );
+  return batch.filter(({ item, task }) => {
+    const slug = projects.get(task.sourceUrl);
+    if (slug === undefined) return true;
+    summary.existingProjects.push({ index: item.index, line: item.line, sourceUrl: task.sourceUrl, slug });
+    return false;
+  });
 }
 
 /**

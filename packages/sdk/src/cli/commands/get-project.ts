@@ -35,6 +35,14 @@ Example:
       }
       ctx.print('links:');
       for (const l of p.links) ctx.print(`  ${l.type.padEnd(9)} ${l.url}${l.title ? `  ${l.title}` : ''}`);
-      if (p.content) ctx.print(`content:       ${p.content.length} characters (see --json)`);
+      // The markdown as written, indented under its label.
+      for (const [label, text] of [
+        ['content', p.content],
+        ['contentEn', p.contentEn],
+      ] as const) {
+        if (!text) continue;
+        ctx.print(`${label}:`);
+        for (const line of text.split('\n')) ctx.print(line ? `  ${line}` : '');
+      }
     }),
 };

@@ -16,8 +16,10 @@ Options:
   --offset <N>      tasks to skip (default 0)
   --all             every task (of --status, if given), fetched page by page
 
-With --json, stdout is the service's reply { success, tasks, total, hasMore }; with --all, the
-same shape holding every task.
+The table shows each task's attempt, when it may be claimed again (AVAILABLE; '-' is now) and
+the first line of its errorMessage (cut at 60 characters; --json has it whole). With --json,
+stdout is the service's reply { success, tasks, total, hasMore }; with --all, the same shape
+holding every task.
 
 Example:
   directory tasks list --status PENDING --limit 20`,
@@ -59,10 +61,30 @@ Example:
   },
 };
 
+/** Error messages run to 2000 characters; the table shows their first line, cut to this. */
+const ERROR_WIDTH = 60;
+
+const shortError = (message: string | null) => {
+  const first = (message ?? '').split('\n')[0] ?? '';
+  return first.length > ERROR_WIDTH ? `${first.slice(0, ERROR_WIDTH - 1)}…` : first;
+};
+
 function printTasks(ctx: CommandContext, tasks: Task[], footer: string) {
   if (tasks.length > 0) {
-    const rows = tasks.map((t) => [t.id, t.status, t.sourceType, shortTime(t.createdAt), t.sourceUrl]);
-    for (const line of table(['ID', 'STATUS', 'TYPE', 'CREATED', 'SOURCE URL'], rows)) ctx.print(line);
+    // What an operator asks of a task that is not moving: which attempt, when it may be claimed
+    // again (a released or reaped task waits out its backoff), and why it last failed.
+    const rows = tasks.map((t) => [
+      t.id,
+      t.status,
+      t.sourceType,
+      String(t.attempt),
+      shortTime(t.createdAt),
+      shortTime(t.availableAt),
+      t.sourceUrl,
+      shortError(t.errorMessage),
+    ]);
+    const headers = ['ID', 'STATUS', 'TYPE', 'ATTEMPT', 'CREATED', 'AVAILABLE', 'SOURCE URL', 'ERROR'];
+    for (const line of table(headers, rows)) ctx.print(line);
   }
   ctx.print(footer);
 }

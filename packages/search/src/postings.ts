@@ -1,0 +1,159 @@
+/*
+ * Posting lists of many terms (a term is a dense integer), each a sorted set of document
+ * numbers. Most terms of a directory occur once or a few times, so a list is stored by size:
+ * one document as a bare number (no allocation), up to SMALL documents as a plain array, more
+ * as a Uint32Array grown by doubling (4 bytes a document). Inserting the highest document
+ * (what a build does) appends; any other insert or a removal is a binary search and a move
+ * of the tail.
+ */
+
+const SMALL = 32;
+
+export type List = number | number[] | Uint32Array;
+
+/** A set of documents that keeps the best code of each (search-index.ts DocSet). */
+export interface Sink {
+  best(doc: number, code: number): void;
+  /** Raises the code of a document in the set from `from` to from + 1 (a counter). */
+  bump(doc: number, from: number): void;
+}
+
+export class Postings {
+  private lists: (List | undefined)[] = [];
+  /** Lengths of the Uint32Array lists (their capacity is larger). */
+  private lens = new Uint32Array(1024);
+
+  /** The list of a term and its length (0 when none). */
+  get(term: number): List | undefined {
+    return this.lists[term];
+  }
+
+  size(term: number): number {
+    const l = this.lists[term];
+    if (l === undefined) return 0;
+    if (typeof l === 'number') return 1;
+    if (Array.isArray(l)) return l.length;
+    return this.lens[term]!;
+  }
+
+  add(term: number, doc: number): void {
+    // keep both arrays dense (a far index would turn a JS array into a slow dictionary)
+    while (this.lists.length <= term) this.lists.push(undefined);
+    if (this.lens.length <= term) {
+      const lens = new Uint32Array(Math.max(term + 1, this.lens.length * 2));
+      lens.set(this.lens);
+      this.lens = lens;
+    }
+    const l = this.lists[term];
+    if (l === undefined) {
+      this.lists[term] = doc;
+    } else if (typeof l === 'number') {
+      if (l === doc) return;
+      this.lists[term] = l < doc ? [l, doc] : [doc, l];
+    } else if (Array.isArray(l)) {
+      const at = lowerBound(l, l.length, doc);
+      if (l[at] === doc) return;
+      if (l.length < SMALL) {
+        l.splice(at, 0, doc);
+      } else {
+        const t = new Uint32Array(SMALL * 4);
+        for (let i = 0; i < at; i++) t[i] = l[i]!;
+        t[at] = doc;
+        for (let i = at; i < l.length; i++) t[i + 1] = l[i]!;
+        this.lists[term] = t;
+        this.lens[term] = l.length + 1;
+      }
+    } else {
+      let n = this.lens[term]!;
+      const at = n > 0 && l[n - 1]! < doc ? n : lowerBound(l, n, doc);
+      if (at < n && l[at] === doc) return;
+      let t = l;
+      if (n === l.length) {
+        t = new Uint32Array(l.length * 2);
+        t.set(l);
+        this.lists[term] = t;
+      }
+      if (at < n) t.copyWithin(at + 1, at, n);
+      t[at] = doc;
+      this.lens[term] = ++n;
+    }
+  }
+
+  delete(term: number, doc: number): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') {
+      if (l !== doc) return;
+      this.lists[term] = undefined;
+    } else if (Array.isArray(l)) {
+      const at = lowerBound(l, l.length, doc);
+      if (l[at] !== doc) return;
+      l.splice(at, 1);
+      if (l.length === 1) this.lists[term] = l[0]!;
+    } else {
+      const n = this.lens[term]!;
+      const at = lowerBound(l, n, doc);
+      if (at >= n || l[at] !== doc) return;
+      l.copyWithin(at, at + 1, n);
+      this.lens[term] = n - 1;
+    }
+  }
+
+  /** Calls visit for each document of a term (no allocation). */
+  forEach(term: number, visit: (doc: number) => void): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') visit(l);
+    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) visit(l[i]!);
+    else {
+      const n = this.lens[term]!;
+      for (let i = 0; i < n; i++) visit(l[i]!);
+    }
+  }
+
+  /** Adds every document of a term to a set with a code (the hot loop of a query: no callback). */
+  into(term: number, out: Sink, code: number): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') out.best(l, code);
+    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) out.best(l[i]!, code);
+    else {
+      const n = this.lens[term]!;
+      for (let i = 0; i < n; i++) out.best(l[i]!, code);
+    }
+  }
+
+  /** Bumps the counter of every document of a term that is in the set (intersections). */
+  bump(term: number, out: Sink, from: number): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') out.bump(l, from);
+    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) out.bump(l[i]!, from);
+    else {
+      const n = this.lens[term]!;
+      for (let i = 0; i < n; i++) out.bump(l[i]!, from);
+    }
+  }
+
+  /** Bytes held: 4 a document in a typed list, 8 in an array, plus each list's overhead. */
+  bytes(): number {
+    let b = this.lists.length * 8;
+    for (let t = 0; t < this.lists.length; t++) {
+      const l = this.lists[t];
+      if (l === undefined || typeof l === 'number') continue;
+      b += Array.isArray(l) ? 32 + l.length * 8 : 160 + l.byteLength;
+    }
+    return b + this.lens.byteLength;
+  }
+}
+
+function lowerBound(l: ArrayLike<number>, n: number, x: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (l[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

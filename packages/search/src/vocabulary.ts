@@ -1,0 +1,190 @@
+import { SortedList } from './sorted-list.ts';
+import { PrefixDistance, prefixDistance } from './typo.ts';
+
+/*
+ * The distinct Latin tokens (English words, pinyin, slugs, digits) of every indexed text, each
+ * a dense integer whose postings say which projects hold it. A query term is matched against
+ * the vocabulary, not against every project: a term of 3+ characters is a substring of the
+ * token (found through the tokens' trigrams: the rarest trigram of the term gives candidates,
+ * `includes` decides), a shorter term starts the token (a range of the sorted tokens), and a
+ * typo is a walk over the sorted tokens with edit-distance rows shared by common prefixes.
+ * A token stays in the vocabulary when its last project goes (its postings are then empty).
+ */
+/** What a query term matches in the vocabulary: tokens without typos, and tokens with their typos. */
+export interface Expansion {
+  exact: number[];
+  typo: number[];
+  typos: number[];
+}
+
+interface Cached extends Expansion {
+  term: string;
+  k: number;
+}
+
+/** Expansions kept; each new token is checked against them (so that writes do not empty the cache). */
+const CACHE_SIZE = 512;
+
+export class Vocabulary {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly sorted: SortedList;
+  private readonly trigrams = new Map<string, number[]>();
+  private readonly cache = new Map<string, Cached>();
+
+  constructor() {
+    const s = this.strings;
+    this.sorted = new SortedList((a, b) => (s[a]! < s[b]! ? -1 : s[a]! > s[b]! ? 1 : 0));
+  }
+
+  get size(): number {
+    return this.strings.length;
+  }
+
+  id(token: string): number | undefined {
+    return this.ids.get(token);
+  }
+
+  /** The id of a token, added when new. */
+  intern(token: string): number {
+    let id = this.ids.get(token);
+    if (id !== undefined) return id;
+    id = this.strings.length;
+    this.strings.push(token);
+    this.ids.set(token, id);
+    this.sorted.insert(id);
+    for (let i = 0; i + 3 <= token.length; i++) {
+      const g = token.slice(i, i + 3);
+      const list = this.trigrams.get(g);
+      if (!list) this.trigrams.set(g, [id]);
+      else if (list[list.length - 1] !== id) list.push(id);
+    }
+    // the cached expansions stay exact: each learns whether the new token matches it
+    for (const c of this.cache.values()) {
+      if (exactly(c.term, token)) c.exact.push(id);
+      else if (c.k > 0) {
+        const dist = prefixDistance(c.term, c.k, token);
+        if (dist <= c.k) {
+          c.typo.push(id);
+          c.typos.push(dist);
+        }
+      }
+    }
+    return id;
+  }
+
+  /** The tokens a term matches exactly, and those within k typos (k = 0: none). */
+  expand(term: string, k: number): Expansion {
+    const key = `${k}:${term}`;
+    let c = this.cache.get(key);
+    if (c) {
+      // most recently used last
+      this.cache.delete(key);
+      this.cache.set(key, c);
+      return c;
+    }
+    const exact = term.length <= 2 ? this.startingWith(term) : this.containing(term);
+    const typo = k > 0 ? this.typos(term, k) : { ids: [], typos: [] };
+    c = { term, k, exact, typo: typo.ids, typos: typo.typos };
+    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, c);
+    return c;
+  }
+
+  /** Tokens containing a term of 3+ characters. */
+  private containing(term: string): number[] {
+    let rarest: number[] | undefined;
+    for (let i = 0; i + 3 <= term.length; i++) {
+      const list = this.trigrams.get(term.slice(i, i + 3));
+      if (!list) return [];
+      if (!rarest || list.length < rarest.length) rarest = list;
+    }
+    if (!rarest) return [];
+    const out: number[] = [];
+    const s = this.strings;
+    for (const id of rarest) if (s[id]!.includes(term)) out.push(id);
+    return out;
+  }
+
+  /** Tokens starting with a prefix. */
+  private startingWith(prefix: string): number[] {
+    const s = this.strings;
+    const out: number[] = [];
+    const pos = this.sorted.seek((x) => s[x]! < prefix);
+    for (let x = this.sorted.at(pos); x !== undefined && s[x]!.startsWith(prefix); x = this.sorted.at(pos)) {
+      out.push(x);
+      this.sorted.step(pos);
+    }
+    return out;
+  }
+
+  /**
+   * Tokens a prefix of which is 1..k edits from the word and that do not contain it (those
+   * match it exactly), with their distance: a walk over the sorted tokens that extends the
+   * edit-distance rows from the prefix a token shares with the one before, and jumps over
+   * every token of a prefix that is already more than k edits away.
+   */
+  private typos(word: string, k: number): { ids: number[]; typos: number[] } {
+    const s = this.strings;
+    const list = this.sorted;
+    const dp = new PrefixDistance(word, k);
+    const ids: number[] = [];
+    const typos: number[] = [];
+    // `valid`: depth up to which dp's rows describe `prev`
+    let prev = '';
+    let valid = 0;
+    let pos = list.start();
+    for (let x = list.at(pos); x !== undefined; x = list.at(pos)) {
+      const t = s[x]!;
+      let lcp = 0;
+      const limit = Math.min(valid, t.length, prev.length);
+      while (lcp < limit && t.charCodeAt(lcp) === prev.charCodeAt(lcp)) lcp++;
+      const reached = dp.extend(t, lcp);
+      if (reached < t.length || pruned(dp, reached, k)) {
+        // every token with the prefix t[0..reached) is as far as the prefix one shorter
+        const prefix = t.slice(0, reached);
+        const dist = dp.best[reached - 1]!;
+        if (dist <= k) {
+          for (let v = list.at(pos); v !== undefined && s[v]!.startsWith(prefix); v = list.at(pos)) {
+            if (dist > 0 && !s[v]!.includes(word)) {
+              ids.push(v);
+              typos.push(dist);
+            }
+            list.step(pos);
+          }
+        } else pos = list.seek((v) => s[v]! < prefix || s[v]!.startsWith(prefix));
+        prev = prefix;
+        valid = reached - 1;
+        continue;
+      }
+      const dist = dp.best[t.length]!;
+      if (dist > 0 && dist <= k && !t.includes(word)) {
+        ids.push(x);
+        typos.push(dist);
+      }
+      prev = t;
+      valid = t.length;
+      list.step(pos);
+    }
+    return { ids, typos };
+  }
+
+  bytes(): number {
+    let b = this.sorted.bytes();
+    for (const t of this.strings) b += 24 + t.length * 2 + 48;
+    for (const list of this.trigrams.values()) b += 64 + list.length * 8;
+    return b;
+  }
+}
+
+/** Whether a term matches a token without typos: a substring, or for 1–2 characters a prefix. */
+export const exactly = (term: string, token: string): boolean =>
+  term.length <= 2 ? token.startsWith(term) : token.includes(term);
+
+/** Whether the rows at depth d went over k (extend stopped there). */
+function pruned(dp: PrefixDistance, d: number, k: number): boolean {
+  if (d === 0) return false;
+  const row = dp.rows[d]!;
+  for (let j = 0; j < row.length; j++) if (row[j]! <= k) return false;
+  return true;
+}
