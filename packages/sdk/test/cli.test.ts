@@ -378,6 +378,35 @@ describe('directory tasks list, for an operator', () => {
 });
 
 describe('directory get and delete', () => {
+  it('lists duplicates and merges one project into another; refusals are exit 1 with the message', async () => {
+    const repo = `https://github.com/Cli-${Date.now()}/Dup`;
+    const a = project({ links: [{ type: 'PAPER', url: repo }] });
+    const b = project({ links: [{ type: 'PAPER', url: `${repo.toLowerCase()}.git` }] });
+    await server.call('POST', '/api/webhook/projects', { body: { projects: [a, b] } });
+    const listed = await cli(['duplicates', '--limit', '100']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`link ${repo.slice('https://'.length).toLowerCase()}\n`);
+    expect(listed.stdout).toMatch(new RegExp(`  ${slugOf(a)} .*\\n  ${slugOf(b)} `));
+
+    const merged = await cli(['merge', slugOf(a), slugOf(b)]);
+    expect(merged).toMatchObject({
+      code: 0,
+      stdout: `Merged ${slugOf(a)} into ${slugOf(b)} (${JSON.stringify(b.name)}): now 1 link, 1 tag; ${slugOf(a)} is an alias of ${slugOf(b)}\n`,
+      stderr: '',
+    });
+    // get follows the alias to the project it went into
+    const shown = await cli(['get', slugOf(a), '--json']);
+    expect(JSON.parse(shown.stdout).data.slug).toBe(slugOf(b));
+    const again = await cli(['merge', slugOf(a), slugOf(b)]);
+    expect(again).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: Project "${slugOf(a)}" was merged into "${slugOf(b)}"; use "${slugOf(b)}"\n`,
+    });
+    expect((await cli(['merge', slugOf(b), slugOf(b)])).code).toBe(1);
+    expect((await cli(['merge', slugOf(b)])).code).toBe(2);
+  });
+
   it('shows and deletes a project; an unknown slug is exit 1 with the 404 message', async () => {
     const p = project({ content: '# 标题\n\n第二段', contentEn: 'In English.' });
     const slug = slugOf(p);

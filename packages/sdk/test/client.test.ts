@@ -235,4 +235,28 @@ describe.each(targets)('the SDK on $name', (target) => {
       expect(failed).toHaveLength((await client.tasks.list({ status: 'FAILED' })).total);
     });
   });
+
+  it('projects.merge, byUrl, duplicates; get follows the 301 of a merged slug', async () => {
+    const [a, b] = [newProject(), newProject()];
+    const shared = `https://huggingface.co/Sdk-${Date.now()}/Model`;
+    await client.projects.upsert({
+      projects: [
+        { ...a, links: [...a.links, { type: 'MODELHUB', url: shared }] },
+        { ...b, links: [...b.links, { type: 'MODELHUB', url: `${shared.toLowerCase()}/tree/main` }] },
+      ],
+    });
+    const dupes = await client.projects.duplicates({ limit: 100 });
+    const group = dupes.groups.find((g) => g.key === shared.slice('https://'.length).toLowerCase());
+    expect(group?.projects.map((p) => p.slug)).toEqual([slugOf(a), slugOf(b)]);
+
+    const merged = await client.projects.merge({ slug: slugOf(a), into: slugOf(b) });
+    expect(merged.data.merged.slug).toBe(slugOf(a));
+    expect(merged.data.project.slug).toBe(slugOf(b));
+    const followed = await anonymous.projects.get({ slug: slugOf(a) });
+    expect(followed.data).toEqual(merged.data.project);
+    const byUrl = await anonymous.projects.byUrl({ url: a.links[0]!.url.replace('https://', 'http://') });
+    expect(byUrl.data.slug).toBe(slugOf(b));
+    const refused = await failure(client.projects.merge({ slug: slugOf(a), into: slugOf(b) }));
+    expect(refused).toMatchObject({ status: 409, error: 'Conflict' });
+  });
 });

@@ -10,8 +10,10 @@ import { checkUrls } from './commands/check-urls.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { getProject } from './commands/get-project.ts';
 import { importProjects } from './commands/import-projects.ts';
+import { listDuplicates } from './commands/list-duplicates.ts';
 import { listTags } from './commands/list-tags.ts';
 import { listTasks } from './commands/list-tasks.ts';
+import { mergeProjects } from './commands/merge-projects.ts';
 import { searchProjects } from './commands/search-projects.ts';
 import { taskStats } from './commands/task-stats.ts';
 import { work } from './commands/work.ts';
@@ -35,6 +37,8 @@ export const COMMANDS: Command[] = [
   checkUrls,
   getProject,
   deleteProject,
+  listDuplicates,
+  mergeProjects,
   changes,
 ];
 
