@@ -278,4 +278,68 @@ describe.skipIf(!POSTGRES_URL)('races between two server processes on one Postgr
     expect(holders.map((h) => h.url)).toEqual([`${base}/Models/Foo`, `${base}/models/foo`]);
     expect(new Set(holders.map((h) => (h as unknown as { project_id: string }).project_id)).size).toBe(2);
   });
+
+  it('a merge whose process is killed midway leaves everything as it was (one transaction)', async () => {
+    const [from, into] = [project(), project()];
+    await upsert(servers[0]!, [from, into]);
+    const [source] = await query<{ id: string }>('select id from projects where slug = $1', [slugOf(from)]);
+    const taskUrl = uniqueUrl('merge-kill');
+    await servers[0]!.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: taskUrl }] } });
+    await query('update discovery_tasks set project_id = $1 where source_url = $2', [source!.id, taskUrl]);
+    const snapshot = () =>
+      query(
+        `select (select json_agg(l order by l.id) from links l where l.project_id = $1) as links,
+           (select count(*)::int from project_aliases where slug = $2) as aliases,
+           (select count(*)::int from changes where type = 'project.merged' and project_id = $1) as merged,
+           (select project_id from discovery_tasks where source_url = $3) as task_project`,
+        [source!.id, slugOf(from), taskUrl],
+      );
+    const before = await snapshot();
+
+    // Another transaction holds the task's row: the merge stops midway in its statement, with
+    // its locks taken and its first rows written, until the process is killed.
+    const holder = new pg.Client({ connectionString: fresh!.url });
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('select 1 from discovery_tasks where source_url = $1 for update', [taskUrl]);
+    const victim = await spawnServer({
+      DATABASE_URL: fresh!.url,
+      WEBHOOK_API_KEY: servers[0]!.key,
+      DB_POOL_SIZE: '2',
+    });
+    const pending = victim
+      .call('POST', `/api/projects/${slugOf(from)}/merge`, { body: { into: slugOf(into) } })
+      .catch(() => undefined);
+    for (let i = 0; i < 200; i++) {
+      const waiting = await query(
+        `select left(query, 60) as query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      if (waiting.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const [blocked] = await query<{ query: string }>(
+      `select query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    expect(blocked?.query).toContain('link_moves'); // the merge's statement
+    await victim.stop('SIGKILL');
+    await pending;
+    await holder.query('rollback');
+    await holder.end();
+    // The killed process's transaction never commits: PostgreSQL rolls it back.
+    for (let i = 0; i < 100; i++) {
+      const open = await query(
+        `select 1 from pg_stat_activity where query like '%project_aliases%' and state <> 'idle'`,
+      );
+      if (open.length <= 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await snapshot()).toEqual(before);
+    const alive = await servers[0]!.call('GET', `/api/projects/${slugOf(from)}`, { key: false });
+    expect(alive.status).toBe(200);
+    // and the merge can then be done, whole
+    const done = await servers[1]!.call('POST', `/api/projects/${slugOf(from)}/merge`, {
+      body: { into: slugOf(into) },
+    });
+    expect(done.status).toBe(200);
+  });
 });
