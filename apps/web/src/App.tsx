@@ -10,12 +10,14 @@ import { Link, useLocation } from './router.tsx';
 const ProjectPage = lazy(() => import('./pages/Project.tsx'));
 const QueuePage = lazy(() => import('./pages/Queue.tsx'));
 const ChangesPage = lazy(() => import('./pages/Changes.tsx'));
+const DuplicatesPage = lazy(() => import('./pages/Duplicates.tsx'));
 
 function route(path: string): { page: ReactNode; section: string } {
   if (path === '/' || path === '/search') return { page: <SearchPage />, section: 'search' };
   if (path === '/tags') return { page: <TagsPage />, section: 'tags' };
   if (path === '/queue') return { page: <QueuePage />, section: 'queue' };
   if (path === '/changes') return { page: <ChangesPage />, section: 'changes' };
+  if (path === '/duplicates') return { page: <DuplicatesPage />, section: 'duplicates' };
   const project = /^\/projects\/([^/]+)$/.exec(path);
   if (project) return { page: <ProjectPage slug={decodeURIComponent(project[1]!)} />, section: 'search' };
   return { page: <NotFound />, section: '' };
@@ -55,6 +57,7 @@ export function App() {
     ['/tags', 'tags', t.navTags],
     ['/queue', 'queue', t.navQueue],
     ['/changes', 'changes', t.navChanges],
+    ['/duplicates', 'duplicates', t.navDuplicates],
   ];
   return (
     <>

@@ -29,6 +29,12 @@ type StatsReply = RouterOutputs['tasks']['stats'];
 type ChangesReply = RouterOutputs['changes']['list'];
 export type Change = ChangesReply['changes'][number];
 
+// --- EXTENSIONS.md E: duplicates and merges.
+
+export type DuplicatesReply = RouterOutputs['projects']['duplicates'];
+export type DuplicateGroup = DuplicatesReply['groups'][number];
+type MergeReply = RouterOutputs['projects']['merge'];
+
 // --- transport ---------------------------------------------------------------------------------
 
 /** A reply in the error envelope (`{success: false, error, details}`), or a failed connection. */
@@ -182,6 +188,17 @@ export const api = {
     }),
   createTasks: (input: CreateTasksInput) =>
     call<CreateTasksReply>('POST', '/api/discovery/tasks', { key: true, body: input }),
+  duplicates: (cursor: string | null, signal?: AbortSignal) =>
+    call<DuplicatesReply>('GET', '/api/projects/duplicates', {
+      key: true,
+      query: { cursor, limit: 20 },
+      signal,
+    }),
+  merge: (slug: string, into: string) =>
+    call<MergeReply>('POST', `/api/projects/${encodeURIComponent(slug)}/merge`, {
+      key: true,
+      body: { into } satisfies Omit<RouterInputs['projects']['merge'], 'slug'>,
+    }),
   changes: (after: string | null, wait: number, limit: number, signal?: AbortSignal) =>
     call<ChangesReply>('GET', '/api/changes', { key: true, query: { after, wait, limit }, signal }),
 };

@@ -138,6 +138,23 @@ const en = {
   'task.created': 'Task created',
   'task.updated': 'Task updated',
   unavailable: 'Not available on this server yet.',
+  // duplicates and merges
+  navDuplicates: 'Duplicates',
+  duplicatesTitle: 'Duplicates',
+  duplicatesHelp:
+    'Projects that share a link (the same repository, model or paper, however its URL is spelled) or a name. Keep one, merge the others into it: their links, tags and tasks move, and their addresses lead to it.',
+  noDuplicates: 'No duplicates found.',
+  reason_link: 'Same link',
+  reason_name: 'Same name',
+  keep: 'Keep',
+  kept: 'Kept',
+  mergeInto: (from: string, into: string) => `Merge ${from} into ${into}…`,
+  mergeConfirm: (from: string, into: string) =>
+    `Merge “${from}” into “${into}”? “${from}” is removed; its links, tags and tasks move to “${into}”, and its address leads there. This cannot be undone here.`,
+  mergeYes: 'Merge',
+  cancel: 'Cancel',
+  mergedNote: (from: string, into: string) => `Merged ${from} into ${into}.`,
+  aliasNote: (alias: string) => `“${alias}” was merged into this project; you were taken here.`,
 };
 
 export type Messages = typeof en;
@@ -268,6 +285,22 @@ const zh: Messages = {
   'task.created': '任务已创建',
   'task.updated': '任务已更新',
   unavailable: '此服务器尚不支持。',
+  navDuplicates: '重复项',
+  duplicatesTitle: '重复项',
+  duplicatesHelp:
+    '共用同一链接（同一仓库、模型或论文，无论网址怎样拼写）或同一名称的项目。保留一个，把其余的合并进来：它们的链接、标签和任务随之转入，原地址也会跳转到保留的项目。',
+  noDuplicates: '没有发现重复项。',
+  reason_link: '链接相同',
+  reason_name: '名称相同',
+  keep: '保留',
+  kept: '已保留',
+  mergeInto: (from, into) => `将 ${from} 合并到 ${into}…`,
+  mergeConfirm: (from, into) =>
+    `将“${from}”合并到“${into}”？“${from}”会被移除，它的链接、标签和任务转入“${into}”，原地址跳转到那里。此操作无法在此撤销。`,
+  mergeYes: '合并',
+  cancel: '取消',
+  mergedNote: (from, into) => `已将 ${from} 合并到 ${into}。`,
+  aliasNote: (alias) => `“${alias}”已合并到本项目，已为你跳转到这里。`,
 };
 
 function formatDuration(seconds: number, lang: Lang): string {

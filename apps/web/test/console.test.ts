@@ -379,6 +379,57 @@ describe('the web console in Chromium', () => {
     await close(page);
   });
 
+  it('lists duplicates side by side and merges one after a confirmation; its old address leads to the kept one', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const stamp = Date.now();
+    const paper = `https://arxiv.org/abs/2401.${String(stamp % 100000).padStart(5, '0')}`;
+    const twin = (n: number, url: string) => ({
+      name: `重复项目 ${stamp} ${n}`,
+      nameEn: `Duplicate twin ${stamp} ${n}`,
+      description: 'A project listed twice under two spellings of one paper.',
+      tags: [{ name: `twin-${n}` }],
+      links: [{ type: 'PAPER', url }],
+    });
+    await s.call('POST', '/api/webhook/projects', {
+      body: { projects: [twin(1, paper), twin(2, `${paper.replace('/abs/', '/pdf/')}v2.pdf`)] },
+    });
+    const [keep, gone] = [`duplicate-twin-${stamp}-1`, `duplicate-twin-${stamp}-2`];
+    const page = await open('/duplicates', { locale: 'en-US' });
+    await enterKey(page);
+    const group = page.locator('.dup-group').filter({ hasText: `arxiv:2401.` }).filter({ hasText: keep });
+    await group.waitFor(WAIT);
+    // side by side: both projects of the group, the oldest kept
+    const names = await group.locator('.dup-project h3').allInnerTexts();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toContain(`Duplicate twin ${stamp} 1`);
+    expect(names[1]).toContain(`Duplicate twin ${stamp} 2`);
+    expect(await group.locator('.dup-project.kept').innerText()).toContain(keep);
+    await group.getByRole('button', { name: `Merge ${gone} into ${keep}…` }).click();
+    const dialog = group.getByRole('alertdialog');
+    expect(await dialog.innerText()).toContain(`Merge “${gone}” into “${keep}”?`);
+    // Cancel first: nothing happens
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await group.getByRole('alertdialog').count()).toBe(0);
+    expect((await s.call('GET', `/api/projects/${gone}`, { key: false })).status).toBe(200);
+    await group.getByRole('button', { name: `Merge ${gone} into ${keep}…` }).click();
+    await group.getByRole('alertdialog').getByRole('button', { name: 'Merge' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Merged ${gone} into ${keep}.` })
+      .waitFor(WAIT);
+    expect((await s.call('GET', `/api/projects/${gone}`, { key: false })).status).toBe(301);
+
+    // the old address: the kept project, under its own address, saying so
+    await page.goto(`${s.baseUrl}/projects/${gone}`);
+    await page.locator('.alias-note').waitFor(WAIT);
+    expect(new URL(page.url()).pathname).toBe(`/projects/${keep}`);
+    expect(await page.locator('h1').first().innerText()).toContain(`Duplicate twin ${stamp} 1`);
+    expect(await page.locator('.alias-note').innerText()).toBe(
+      `“${gone}” was merged into this project; you were taken here.`,
+    );
+    await close(page);
+  });
+
   it('passes axe-core on every page at both widths, and takes their screenshots', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     const pages: [string, string, boolean][] = [
@@ -387,6 +438,7 @@ describe('the web console in Chromium', () => {
       ['tags', '/tags', false],
       ['queue', '/queue', true],
       ['changes', '/changes', true],
+      ['duplicates', '/duplicates', true],
       ['key-prompt', '/queue', false],
     ];
     for (const width of ['desktop', 'phone'] as const) {

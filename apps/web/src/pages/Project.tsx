@@ -1,18 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { ApiError, api, LINK_TYPES, type Project } from '../api.ts';
 import { ErrorNote, Time } from '../components.tsx';
 import { type Lang, localName, useI18n } from '../i18n.tsx';
 import { renderMarkdown } from '../markdown.ts';
-import { Link } from '../router.tsx';
+import { Link, navigate, useLocation } from '../router.tsx';
 import { searchHref } from './Search.tsx';
 
 export default function ProjectPage({ slug }: { slug: string }) {
   const { t, lang } = useI18n();
+  const from = useLocation().search.get('from');
   const query = useQuery({
     queryKey: ['project', slug],
     queryFn: ({ signal }) => api.project(slug, signal),
   });
+  // A merged slug answers 301 and the browser follows it: the target is shown under its own
+  // address, saying where the visitor came from.
+  const target = query.data?.data.slug;
+  useEffect(() => {
+    if (target !== undefined && target !== slug)
+      navigate(`/projects/${encodeURIComponent(target)}?from=${encodeURIComponent(slug)}`, { replace: true });
+  }, [target, slug]);
   if (query.isPending) return <p className="muted">{t.loading}</p>;
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404)
@@ -37,6 +45,11 @@ export default function ProjectPage({ slug }: { slug: string }) {
         <p>
           <Link href="/">← {t.backToSearch}</Link>
         </p>
+        {from && (
+          <p className="alias-note" role="status">
+            {t.aliasNote(from)}
+          </p>
+        )}
         <h1>
           {name}
           {other && <span className="other-name">{other}</span>}
