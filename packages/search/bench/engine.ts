@@ -61,6 +61,12 @@ const EXTRA_TAGS = Array.from({ length: 300 }, (_, i) => ({
   nameEn: pseudoWord(),
 }));
 
+/** A piece of a description (a common word such as 模型 then lands in about a quarter of them). */
+const fragment = (text: string) => {
+  const at = Math.floor(rand() * (text.length - 12));
+  return text.slice(at, at + 6 + Math.floor(rand() * 8));
+};
+
 function project(i: number): IndexedProject {
   const s = SAMPLE[i % SAMPLE.length]!;
   const other = pick(SAMPLE);
@@ -76,7 +82,7 @@ function project(i: number): IndexedProject {
     name: `${s.name} ${cjkWord()} ${word}`,
     nameEn: s.nameEn ? `${s.nameEn} ${word}` : null,
     slug: `${(s.nameEn ?? 'p').toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${word}-${i}`,
-    description: `${s.description.slice(0, 40 + Math.floor(rand() * 40))}${cjkWord()}，${other.description.slice(0, 30)}`,
+    description: `${fragment(s.description)}${cjkWord()}，${fragment(other.description)}，${fragment(pick(SAMPLE).description)}`,
     descriptionEn: s.descriptionEn
       ? `${s.descriptionEn.slice(0, 80 + Math.floor(rand() * 80))} ${pick(ENGLISH)} ${pick(ENGLISH)}`
       : null,
@@ -94,11 +100,20 @@ const tags = [...tagByName.values()];
 global.gc?.();
 const heapBefore = process.memoryUsage();
 
+// CPU time of this process (the machine is shared: wall time would count other processes' turns)
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const index = new SearchIndex();
-let t0 = performance.now();
+let t0 = cpuMs();
 index.putTags(tags);
 for (let i = 0; i < N; i += 50_000) index.put(projects.slice(i, i + 50_000));
-const buildMs = performance.now() - t0;
+const buildMs = cpuMs() - t0;
+if (process.env.BUILD_ONLY) {
+  console.log(`build ${(buildMs / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
 global.gc?.();
 const heapAfter = process.memoryUsage();
 const stats = index.stats();
@@ -145,31 +160,29 @@ for (const [label, q] of cases) {
     query.after = { key: last.key, id: last.id };
   }
   index.findProjects(query);
-  t0 = performance.now();
+  t0 = cpuMs();
   for (let i = 0; i < runs; i++) r = index.findProjects(query);
-  const us = ((performance.now() - t0) * 1000) / runs;
+  const us = ((cpuMs() - t0) * 1000) / runs;
   console.log(`${label.padEnd(32)} ${us.toFixed(0).padStart(7)} µs  total ${r.total}`);
 }
-t0 = performance.now();
+t0 = cpuMs();
 for (let i = 0; i < runs; i++) index.findTags({ sort: 'count', limit: 50 });
-console.log(
-  `${'tags sort=count'.padEnd(32)} ${(((performance.now() - t0) * 1000) / runs).toFixed(0).padStart(7)} µs`,
-);
+console.log(`${'tags sort=count'.padEnd(32)} ${(((cpuMs() - t0) * 1000) / runs).toFixed(0).padStart(7)} µs`);
 {
   // a stream of single-project updates (renamed, newer): each is a put of one project
   const n = 2000;
-  t0 = performance.now();
+  t0 = cpuMs();
   for (let i = 0; i < n; i++) {
     const p = projects[Math.floor(rand() * N)]!;
     index.put([{ ...p, name: `${p.name} ${pick(ENGLISH)}`, updatedAt: p.updatedAt + 1e10 + i }]);
   }
   console.log(
-    `${'put of one project'.padEnd(32)} ${(((performance.now() - t0) * 1000) / n).toFixed(0).padStart(7)} µs`,
+    `${'put of one project'.padEnd(32)} ${(((cpuMs() - t0) * 1000) / n).toFixed(0).padStart(7)} µs`,
   );
-  t0 = performance.now();
+  t0 = cpuMs();
   const q = { ...base, q: 'engine' };
   for (let i = 0; i < runs; i++) index.findProjects(q);
   console.log(
-    `${'q=engine after the updates'.padEnd(32)} ${(((performance.now() - t0) * 1000) / runs).toFixed(0).padStart(7)} µs`,
+    `${'q=engine after the updates'.padEnd(32)} ${(((cpuMs() - t0) * 1000) / runs).toFixed(0).padStart(7)} µs`,
   );
 }
