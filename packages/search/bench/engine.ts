@@ -71,6 +71,8 @@ function project(i: number): IndexedProject {
   const s = SAMPLE[i % SAMPLE.length]!;
   const other = pick(SAMPLE);
   const word = pick(ENGLISH);
+  // a name of its own for one project in three (brands are most of a directory's vocabulary)
+  const brand = rand() < 0.3 ? pseudoWord() + pseudoWord() : pick(ENGLISH);
   const tags = [...s.tags.map((t) => tagOf(t.name, t.nameEn ?? null))];
   for (let k = Math.floor(rand() * 3); k > 0; k--) {
     const t = pick(EXTRA_TAGS);
@@ -79,9 +81,10 @@ function project(i: number): IndexedProject {
   const t = 1_700_000_000_000 + Math.floor(rand() * 1e10);
   return {
     id: `c${i.toString(36).padStart(8, '0')}${Math.floor(rand() * 1e6).toString(36)}`,
-    name: `${s.name} ${cjkWord()} ${word}`,
+    name: `${s.name} ${cjkWord()} ${word} ${brand}`,
     nameEn: s.nameEn ? `${s.nameEn} ${word}` : null,
-    slug: `${(s.nameEn ?? 'p').toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${word}-${i}`,
+    // a slug is unique by its words (real slugs carry -2, -3 at most, not a number per project)
+    slug: `${(s.nameEn ?? 'p').toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${word}-${brand}`,
     description: `${fragment(s.description)}${cjkWord()}，${fragment(other.description)}，${fragment(pick(SAMPLE).description)}`,
     descriptionEn: s.descriptionEn
       ? `${s.descriptionEn.slice(0, 80 + Math.floor(rand() * 80))} ${pick(ENGLISH)} ${pick(ENGLISH)}`
@@ -152,7 +155,8 @@ const cases: [string, Partial<ProjectQuery>][] = [
   ['list status=ARCHIVED tag', { sort: 'updated', status: 'ARCHIVED', tagSlugs: ['tag-0'] }],
 ];
 const runs = N >= 1_000_000 ? 50 : 200;
-for (const [label, q] of cases) {
+// QUERY=<label prefix> runs only that case (for a profile)
+for (const [label, q] of cases.filter(([l]) => !process.env.QUERY || l.startsWith(process.env.QUERY))) {
   const query = { ...base, ...q };
   let r = index.findProjects(query);
   if (label.includes('page 2')) {

@@ -180,6 +180,16 @@ export class Postings {
     }
   }
 
+  /** Whether a term's list holds a document (binary search). */
+  has(term: number, doc: number): boolean {
+    const l = this.lists[term];
+    if (l === undefined) return false;
+    if (typeof l === 'number') return l === doc;
+    const n = Array.isArray(l) ? l.length : this.lens[term]!;
+    const at = lowerBound(l, n, doc);
+    return at < n && l[at] === doc;
+  }
+
   /** Adds every document of a term to a set with a code (the hot loop of a query: no callback). */
   into(term: number, out: Sink, code: number): void {
     const l = this.lists[term];

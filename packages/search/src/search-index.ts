@@ -774,7 +774,7 @@ export class SearchIndex {
   }
 
   /** The documents a term matches, each with its best match code, into `out`. */
-  private termSet(term: string, synonym: boolean, typosOn: boolean, out: DocSet) {
+  private termSet(term: string, synonym: boolean, typosOn: boolean, out: DocSet, within?: DocSet) {
     const name = matchCode(CLASS_NAME, 0, synonym);
     const desc = matchCode(CLASS_DESCRIPTION, 0, synonym);
     const k = isCjkToken(term) || !typosOn || synonym ? 0 : allowedTypos(term);
@@ -782,7 +782,7 @@ export class SearchIndex {
     for (let i = 0; i < tagged.tags.length; i++)
       this.tagDocs.into(tagged.tags[i]!, out, matchCode(CLASS_TAG, tagged.typos[i]!, synonym));
     if (isCjkToken(term)) {
-      this.cjkTerm(term, out, name, desc);
+      this.cjkTerm(term, out, name, desc, within);
       return;
     }
     const m = this.vocab.expand(term, k);
@@ -798,7 +798,7 @@ export class SearchIndex {
   }
 
   /** A CJK term: a character or a pair is one posting list; a longer term intersects its pairs, then the text decides. */
-  private cjkTerm(term: string, out: DocSet, name: number, desc: number) {
+  private cjkTerm(term: string, out: DocSet, name: number, desc: number, within?: DocSet) {
     const grams = cjkGramsOf(term);
     if (grams.length === 1) {
       const id = this.cjkIds.get(grams[0]!);
@@ -819,19 +819,30 @@ export class SearchIndex {
     };
     for (const cls of [CLASS_NAME, CLASS_DESCRIPTION]) {
       const postings = cls === CLASS_NAME ? this.cjkName : this.cjkDesc;
-      // count, per document, the pairs it holds: a document holding all of them is a candidate
+      const code = cls === CLASS_NAME ? name : desc;
+      const verify = (d: number) => {
+        const p = this.projects[d]!;
+        if (cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn))
+          out.best(d, code);
+      };
       pairs.sort((a, b) => postings.size(a) - postings.size(b));
+      if (within && within.n < postings.size(pairs[0]!)) {
+        // fewer documents left by the earlier words than in the rarest pair: test those
+        for (let i = 0; i < within.n; i++) {
+          const d = within.list[i]!;
+          if (pairs.every((id) => postings.has(id, d))) verify(d);
+        }
+        continue;
+      }
+      // count, per document, the pairs it holds: a document holding all of them is a candidate
       const count = this.acquire(SLOT_COUNT);
       postings.into(pairs[0]!, count, 1);
       for (let i = 1; i < pairs.length; i++) postings.bump(pairs[i]!, count, i);
       const all = pairs.length;
       for (let i = 0; i < count.n; i++) {
         const d = count.list[i]!;
-        if (count.code[d] !== all) continue;
-        const p = this.projects[d]!;
-        const found =
-          cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn);
-        if (found) out.best(d, cls === CLASS_NAME ? name : desc);
+        // the text is read only for documents the earlier words left in
+        if (count.code[d] === all && (!within || within.has(d))) verify(d);
       }
     }
   }
@@ -845,10 +856,10 @@ export class SearchIndex {
       // the word: its own terms, all of them (a conjunction), or any of its synonyms
       const wordSet = this.acquire(SLOT_WORD);
       if (word.synonyms.length === 0 && word.terms.length === 1)
-        this.termSet(word.terms[0]!, false, typosOn, wordSet);
+        this.termSet(word.terms[0]!, false, typosOn, wordSet, acc);
       else
         [word.terms, ...word.synonyms].forEach((alt, ai) => {
-          const altSet = this.conjunction(alt, ai > 0, typosOn);
+          const altSet = this.conjunction(alt, ai > 0, typosOn, acc);
           for (let i = 0; i < altSet.n; i++) {
             const d = altSet.list[i]!;
             wordSet.best(d, altSet.code[d]!);
@@ -878,12 +889,12 @@ export class SearchIndex {
   }
 
   /** The documents matching all the terms (a word's own, or one of its synonyms). */
-  private conjunction(terms: string[], synonym: boolean, typosOn: boolean): DocSet {
+  private conjunction(terms: string[], synonym: boolean, typosOn: boolean, within?: DocSet): DocSet {
     let acc = this.acquire(SLOT_ALT);
-    this.termSet(terms[0]!, synonym, typosOn, acc);
+    this.termSet(terms[0]!, synonym, typosOn, acc, within);
     for (let i = 1; i < terms.length; i++) {
       const one = this.acquire(SLOT_TERM);
-      this.termSet(terms[i]!, synonym, typosOn, one);
+      this.termSet(terms[i]!, synonym, typosOn, one, acc);
       const next = this.acquire(SLOT_ALT_NEXT);
       for (let j = 0; j < acc.n; j++) {
         const d = acc.list[j]!;
