@@ -33,9 +33,18 @@ interface Route {
   nextLink?: Meta['nextLink'];
 }
 
-/** One route per procedure that declares `meta.openapi`: its method and exact path. */
+/**
+ * One route per procedure that declares `meta.openapi`: its method and exact path. Paths with
+ * fewer parameters come first, so a fixed segment (`/api/projects/duplicates`) is matched before
+ * a parameter in its place (`/api/projects/{slug}`).
+ */
 function routesOf(router: AppRouter): Route[] {
   const procedures = router._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  const params = (route: Route) => route.path.split(':').length;
+  return routesIn(procedures).sort((a, b) => params(a) - params(b));
+}
+
+function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[] {
   return Object.entries(procedures).flatMap(([procedure, def]) => {
     const openapi = def._def.meta?.openapi;
     if (!openapi) return [];
@@ -67,6 +76,7 @@ export function requestSignal(res: Response): AbortSignal {
 }
 
 export function sendError(res: Response, error: AppError): void {
+  if (error.location !== undefined) res.setHeader('Location', error.location);
   res.status(error.status).json(error.body);
 }
 

@@ -31,6 +31,9 @@ const OPERATIONS = [
   'GET /api/webhooks/{id}',
   'DELETE /api/webhooks/{id}',
   'GET /api/webhooks/{id}/deliveries',
+  'GET /api/projects/by-url',
+  'POST /api/projects/{slug}/merge',
+  'GET /api/projects/duplicates',
 ];
 
 // The docs page does not depend on the database: PGlite only.

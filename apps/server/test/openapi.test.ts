@@ -30,11 +30,15 @@ const ENDPOINTS = [
   { op: 'GET /api/webhooks/{id}/deliveries', keyed: true },
   { op: 'GET /api/projects', keyed: false },
   { op: 'GET /api/tags', keyed: false },
+  { op: 'GET /api/projects/by-url', keyed: false },
+  { op: 'POST /api/projects/{slug}/merge', keyed: true },
+  { op: 'GET /api/projects/duplicates', keyed: true },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
 /** The error statuses each operation can answer with (the `error` strings of SPEC.md and DECISIONS.md). */
 const ERRORS: Record<number, string[]> = {
+  301: ['Moved Permanently'],
   400: ['Validation error'],
   401: ['Unauthorized'],
   404: ['Not Found'],
@@ -48,11 +52,16 @@ const ERRORS: Record<number, string[]> = {
 function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
   const [method, path] = op.split(' ') as [string, string];
   const statuses = [
+    ...(op === 'GET /api/projects/{slug}' ? [301] : []),
     400,
     ...(keyed ? [401] : []),
-    ...(path.includes('{') ? [404] : []),
+    ...(path.includes('{') || path.endsWith('/by-url') ? [404] : []),
     408,
-    ...(method === 'PATCH' || /\/(complete|heartbeat|release)$/.test(path) ? [409] : []),
+    ...(method === 'PATCH' ||
+    /\/(complete|heartbeat|release|merge)$/.test(path) ||
+    op === 'DELETE /api/projects/{slug}'
+      ? [409]
+      : []),
     ...(path === '/api/changes' ? [410] : []),
     ...(method !== 'GET' ? [413] : []),
     431,
@@ -336,6 +345,55 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       // a completed task, and a failed one, read back
       conforms(get, await call(get, id(a), { key: false }), 200);
       conforms(get, await call(get, id(b), { key: false }), 200);
+    });
+
+    it('merges, aliases, by-url and duplicates (EXTENSIONS E)', async () => {
+      const [from, into, other] = [project(), project(), project()];
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [from, into, other] } });
+      const slug = (p: { nameEn: string }) => p.nameEn.toLowerCase().replace(/\s+/g, '-');
+      const merge = 'POST /api/projects/{slug}/merge';
+      conforms(
+        merge,
+        await call(merge, { slug: slug(from) }, { body: { into: slug(into) }, key: false }),
+        401,
+      );
+      conforms(merge, await call(merge, { slug: slug(from) }, { ...tooLarge, key: false }), 413);
+      conforms(merge, await call(merge, { slug: slug(from) }, { body: {} }), 400);
+      conforms(merge, await call(merge, { slug: 'no-such-project' }, { body: { into: slug(into) } }), 404);
+      conforms(merge, await call(merge, { slug: slug(from) }, { body: { into: slug(from) } }), 409);
+      conforms(merge, await call(merge, { slug: slug(from) }, { body: { into: slug(into) } }), 200);
+      conforms(
+        merge,
+        await call(merge, { slug: slug(from) }, { body: { into: slug(into) }, ...hugeHeaders }),
+        431,
+      );
+      conforms(
+        'GET /api/projects/{slug}',
+        await call('GET /api/projects/{slug}', { slug: slug(from) }, { key: false }),
+        301,
+      );
+      conforms(
+        'DELETE /api/projects/{slug}',
+        await call('DELETE /api/projects/{slug}', { slug: slug(from) }),
+        409,
+      );
+
+      const byUrl = 'GET /api/projects/by-url';
+      const found = `/api/projects/by-url?url=${encodeURIComponent(other.links[0]!.url)}`;
+      conforms(byUrl, await s.call('GET', found, { key: false }), 200);
+      conforms(
+        byUrl,
+        await s.call('GET', '/api/projects/by-url?url=https%3A%2F%2Fno.example.org%2F', { key: false }),
+        404,
+      );
+      conforms(byUrl, await s.call('GET', '/api/projects/by-url', { key: false }), 400);
+      conforms(byUrl, await s.call('GET', found, { key: false, ...hugeHeaders }), 431);
+
+      const duplicates = 'GET /api/projects/duplicates';
+      conforms(duplicates, await s.call('GET', '/api/projects/duplicates?limit=5'), 200);
+      conforms(duplicates, await s.call('GET', '/api/projects/duplicates?cursor=nonsense'), 400);
+      conforms(duplicates, await s.call('GET', '/api/projects/duplicates', { key: false }), 401);
+      conforms(duplicates, await s.call('GET', '/api/projects/duplicates', hugeHeaders), 431);
     });
 
     it('the duplicate checks', async () => {

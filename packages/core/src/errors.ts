@@ -7,6 +7,8 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
  * document (openapi.ts) takes its error responses from it too.
  */
 export const KINDS = {
+  // tRPC has no code for a redirect; its clients read the status and location from the error's data.
+  MOVED: { status: 301, error: 'Moved Permanently', code: 'NOT_FOUND' },
   VALIDATION: { status: 400, error: 'Validation error', code: 'BAD_REQUEST' },
   INVALID_EXPLORATION_DATA: { status: 400, error: 'Invalid exploration data format', code: 'BAD_REQUEST' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized', code: 'UNAUTHORIZED' },
@@ -29,6 +31,8 @@ export interface ErrorBody {
   success: false;
   error: string;
   details: string[];
+  /** MOVED: where the resource is now. */
+  location?: string;
 }
 
 /** The one error type. Extends TRPCError so tRPC passes it through unchanged. */
@@ -36,18 +40,25 @@ export class AppError extends TRPCError {
   readonly kind: ErrorKind;
   readonly status: number;
   readonly details: string[];
+  readonly location: string | undefined;
 
-  constructor(kind: ErrorKind, details: string[], options: { cause?: unknown } = {}) {
+  constructor(kind: ErrorKind, details: string[], options: { cause?: unknown; location?: string } = {}) {
     const { status, error, code } = KINDS[kind];
     super({ code, message: details[0] ?? error, cause: options.cause });
     this.name = 'AppError';
     this.kind = kind;
     this.status = status;
     this.details = details;
+    this.location = options.location;
   }
 
   get body(): ErrorBody {
-    return { success: false, error: KINDS[this.kind].error, details: this.details };
+    return {
+      success: false,
+      error: KINDS[this.kind].error,
+      details: this.details,
+      ...(this.location !== undefined && { location: this.location }),
+    };
   }
 }
 

@@ -61,6 +61,8 @@ export const QWEN_ID = 'nv7pend1vv12jgbeuy4e8vwu';
 export const QWEN_SLUG = 'qwen';
 export const DEEPSEEK_V3_ID = 'iijf3p4ykwtrd2t0bn2f43mi';
 export const DEEPSEEK_V3_SLUG = 'deepseek-v3';
+/** A second spelling of Qwen, the kind GET /api/projects/duplicates finds and a merge removes. */
+export const DUPLICATE_ID = 'k7w2m9q4x1c8v5b3n6z0l2p4';
 /** A lease token as a claim returns it (sent back with heartbeat, release, PATCH and complete). */
 export const LEASE_TOKEN = '0b8f2c1e-5d3a-4c8e-9f61-2a7d4e9b3c10';
 export const TASK_ID = 's5d24owq4h3979odhwjp7z7g';

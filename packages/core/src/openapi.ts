@@ -104,6 +104,10 @@ function errorSchemas(): Record<string, Schema> {
           items: { type: 'string' },
           description: 'For validation errors, `<field path>: <message>`',
         },
+        location: {
+          type: 'string',
+          description: '301 only: where the resource is now (also the `Location` header)',
+        },
       },
       required: ['success', 'error', 'details'],
       additionalProperties: false,

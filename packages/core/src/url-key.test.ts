@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { urlKey } from './url-key.ts';
+import { simpleUrl, urlKey } from './url-key.ts';
 
 describe('urlKey: generic rules', () => {
   it.each([
@@ -201,6 +201,67 @@ describe('urlKey: what stays apart', () => {
   it('is idempotent on the URL it keys: the same spelling always gives the same key', () => {
     for (const url of ['https://github.com/QwenLM/Qwen', 'https://例子.cn/路径?b=1&a=2', 'not a url']) {
       expect(urlKey(url)).toBe(urlKey(url));
+    }
+  });
+});
+
+describe('simpleUrl: the parser-free path', () => {
+  const cases = [
+    'https://github.com/QwenLM/Qwen',
+    'http://github.com/qwenlm/qwen.git',
+    'https://example.com',
+    'https://example.com/',
+    'https://example.com/a//b/',
+    'https://example.com/a/./b',
+    'https://example.com/a/..',
+    'https://example.com/.well-known/x',
+    'https://example.com/a/...b',
+    'https://127.0.0.1/x',
+    'https://127.1/x',
+    'https://0x7f.1/x',
+    'https://example.123/x',
+    'https://xn--zz.com/x',
+    'https://xn--fsqu00a.cn/a',
+    'https://a--b.example.org/x',
+    'https://-lead.example.org/x',
+    'https://example.com./x',
+    'https://Example.com/x',
+    'https://example.com:8080/x',
+    'https://example.com/a%2Fb',
+    'https://example.com/a?b',
+    'https://example.com/a#b',
+    'https://example.com/a~b_c-d.e',
+  ];
+  it.each(cases)('%s: either declined or exactly what WHATWG URL gives', (url) => {
+    const simple = simpleUrl(url);
+    if (simple === undefined) return;
+    const parsed = new URL(url);
+    expect(simple).toEqual({
+      hostname: parsed.hostname,
+      port: parsed.port,
+      pathname: parsed.pathname,
+      search: parsed.search,
+    });
+  });
+
+  it('takes the common shapes (they are why it exists)', () => {
+    for (const url of [
+      'https://github.com/QwenLM/Qwen',
+      'https://example.com',
+      'https://a.b.org/x/y-z_1.html',
+    ]) {
+      expect(simpleUrl(url), url).toBeDefined();
+    }
+  });
+
+  it('declines what the parser would change', () => {
+    for (const url of [
+      'https://127.1/x',
+      'https://0x7f.1/x',
+      'https://xn--zz.com/x',
+      'https://example.com/a/./b',
+    ]) {
+      expect(simpleUrl(url), url).toBeUndefined();
     }
   });
 });

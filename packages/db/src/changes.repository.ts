@@ -19,6 +19,9 @@ export interface ChangeRecord {
   projectId: string | null;
   slug: string | null;
   taskId: string | null;
+  /** project.merged: the project it went into. */
+  intoProjectId: string | null;
+  intoSlug: string | null;
 }
 
 export interface ChangePage {
@@ -55,13 +58,15 @@ export async function readChanges(
     project_id: string | null;
     slug: string | null;
     task_id: string | null;
+    into_project_id: string | null;
+    into_slug: string | null;
     ready: boolean | null;
   }>`
     select ${after !== undefined} and (s.pruned_xid, s.pruned_id) > (${from.xid}::xid8, ${from.id}::bigint) as expired,
       s.pruned_xid::text as pruned_xid, s.pruned_id::text as pruned_id, p.*
     from change_feed_state s
     left join lateral (
-      select c.id::text as id, c.xid::text as xid, c.type, c.at, c.project_id, c.slug, c.task_id,
+      select c.id::text as id, c.xid::text as xid, c.type, c.at, c.project_id, c.slug, c.task_id, c.into_project_id, c.into_slug,
         c.xid < pg_snapshot_xmin(pg_current_snapshot()) as ready
       from changes c
       where (c.xid, c.id) > (${from.xid}::xid8, ${from.id}::bigint)
@@ -86,6 +91,8 @@ export async function readChanges(
       projectId: r.project_id,
       slug: r.slug,
       taskId: r.task_id,
+      intoProjectId: r.into_project_id,
+      intoSlug: r.into_slug,
     });
   }
   const mark = rows[0];

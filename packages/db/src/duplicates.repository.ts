@@ -96,11 +96,13 @@ export interface ProjectKeyMatches {
 export async function findProjectKeyMatches(db: Db, items: ProjectKeys[]): Promise<ProjectKeyMatches[]> {
   const column = (k: keyof ProjectKeys) => items.map((item) => item[k] ?? null);
   type Prefix = 'ch' | 'mh' | 'ws' | 'sl';
-  const result = await sql<Record<`${Prefix}_${'id' | 'name' | 'slug' | 'url'}`, string | null>>`
+  const result = await sql<
+    Record<`${Prefix}_${'id' | 'name' | 'slug'}` | `${'ch' | 'mh' | 'ws'}_url`, string | null>
+  >`
     select ch.id as ch_id, ch.name as ch_name, ch.slug as ch_slug, ch.url as ch_url,
       mh.id as mh_id, mh.name as mh_name, mh.slug as mh_slug, mh.url as mh_url,
       ws.id as ws_id, ws.name as ws_name, ws.slug as ws_slug, ws.url as ws_url,
-      sl.id as sl_id, sl.name as sl_name, sl.slug as sl_slug, null as sl_url
+      sl.id as sl_id, sl.name as sl_name, sl.slug as sl_slug
     from unnest(
       ${column('codehostUrl')}::text[], ${column('modelhubUrl')}::text[],
       ${column('websiteUrl')}::text[], ${column('slug')}::text[]
@@ -120,16 +122,21 @@ export async function findProjectKeyMatches(db: Db, items: ProjectKeys[]): Promi
     left join lateral (select id, name, slug from projects where slug = u.slug limit 1) sl on true
     order by u.i
   `.execute(db);
-  const ref = (r: Record<`${Prefix}_${'id' | 'name' | 'slug' | 'url'}`, string | null>, p: Prefix) => {
-    const id = r[`${p}_id`];
-    return id === null
-      ? null
-      : { id, name: r[`${p}_name`]!, slug: r[`${p}_slug`]!, matchedUrl: r[`${p}_url`] };
-  };
+  const ref = (id: string | null, name: string | null, slug: string | null, matchedUrl: string | null) =>
+    id === null ? null : { id, name: name!, slug: slug!, matchedUrl };
   return result.rows.map((r) => ({
-    codehostUrl: ref(r, 'ch'),
-    modelhubUrl: ref(r, 'mh'),
-    websiteUrl: ref(r, 'ws'),
-    slug: ref(r, 'sl'),
+    codehostUrl: ref(r.ch_id, r.ch_name, r.ch_slug, r.ch_url),
+    modelhubUrl: ref(r.mh_id, r.mh_name, r.mh_slug, r.mh_url),
+    websiteUrl: ref(r.ws_id, r.ws_name, r.ws_slug, r.ws_url),
+    slug: ref(r.sl_id, r.sl_name, r.sl_slug, null),
   }));
+}
+
+/** The slug of the oldest project with a link of that url key (GET /api/projects/by-url). */
+export async function findProjectSlugByUrlKey(db: Db, key: string): Promise<string | undefined> {
+  const { rows } = await sql<{ slug: string }>`
+    select p.slug from links l join projects p on p.id = l.project_id
+    where l.url_key = ${key} order by p.created_at, p.id limit 1
+  `.execute(db);
+  return rows[0]?.slug;
 }

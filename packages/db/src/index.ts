@@ -5,6 +5,7 @@ export * from './connect.ts';
 export * from './duplicates.repository.ts';
 export { isDatabaseUnavailable } from './errors.ts';
 export * from './locks.ts';
+export * from './merges.repository.ts';
 export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';
 export * from './queue.repository.ts';

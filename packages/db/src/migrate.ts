@@ -7,6 +7,7 @@ import * as changes from './migrations/2026_11_23_000300_changes.ts';
 import * as counts from './migrations/2026_11_24_000400_counts.ts';
 import * as tagSearch from './migrations/2026_11_24_000500_tag_search.ts';
 import * as urlKeys from './migrations/2026_11_25_000700_url_keys.ts';
+import * as merges from './migrations/2026_11_25_000710_merges.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_000400_counts': counts,
   '2026_11_24_000500_tag_search': tagSearch,
   '2026_11_25_000700_url_keys': urlKeys,
+  '2026_11_25_000710_merges': merges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -104,7 +104,8 @@ export interface IdentityKeys {
 /**
  * For each set of keys, the stored project it points at, or undefined: the first of its
  * CODEHOST url keys (in submitted order) stored as a CODEHOST link's key, else the first of its
- * WEBSITE keys among WEBSITE links, else its slug; among projects sharing one key the oldest.
+ * WEBSITE keys among WEBSITE links, else its slug (or the project an alias slug names); among
+ * projects sharing one key the oldest.
  * The ranking is core's rule (identity.ts); this query runs it for a whole batch in one round
  * trip. Each key is an index lookup (LATERAL … LIMIT, see findProjectDetailBySlug).
  */
@@ -137,6 +138,11 @@ export async function findProjectsByIdentity(
       where k.type <> 'SLUG' and l.type = k.type and l.url_key = k.value
       union all
       select p.id, p.slug, p.created_at from projects p where k.type = 'SLUG' and p.slug = k.value
+      union all
+      -- a slug that was merged away stands for the project it went into (EXTENSIONS E)
+      select p.id, p.slug, p.created_at from project_aliases a
+      cross join lateral (select id, slug, created_at from projects where id = a.project_id limit 1) p
+      where k.type = 'SLUG' and a.slug = k.value
       order by created_at, id
       limit 1
     ) m

@@ -112,6 +112,7 @@ export type ChangeType =
   | 'project.created'
   | 'project.updated'
   | 'project.deleted'
+  | 'project.merged'
   | 'task.created'
   | 'task.updated';
 
@@ -124,6 +125,17 @@ export interface ChangesTable {
   project_id: string | null;
   slug: string | null;
   task_id: string | null;
+  /** project.merged: the project the changed one went into (migration 2026_11_25_000710_merges). */
+  into_project_id: string | null;
+  into_slug: string | null;
+}
+
+/** The slug of a project merged into another; project_id is the final target. */
+export interface ProjectAliasesTable {
+  slug: string;
+  project_id: string;
+  merged_id: string;
+  created_at: Timestamp;
 }
 
 export interface WebhooksTable {
@@ -148,6 +160,7 @@ export interface Database {
   queue_totals: QueueTotalsTable;
   project_facet_counts: ProjectFacetCountsTable;
   changes: ChangesTable;
+  project_aliases: ProjectAliasesTable;
   webhooks: WebhooksTable;
 }
 

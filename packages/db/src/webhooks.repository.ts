@@ -70,6 +70,8 @@ export interface ClaimedDelivery {
   projectId: string | null;
   slug: string | null;
   taskId: string | null;
+  intoProjectId: string | null;
+  intoSlug: string | null;
 }
 
 /**
@@ -96,7 +98,8 @@ export async function claimDeliveries(db: Db, limit: number, leaseMs: number): P
     where d.id = due.id and w.id = d.webhook_id and c.id = d.change_id
     returning d.id::text as "deliveryId", d.attempts as attempt, d.created_at as "createdAt",
       w.id as "webhookId", w.url, w.secret, c.id::text as "changeId", c.xid::text as xid, c.type,
-      c.at, c.project_id as "projectId", c.slug, c.task_id as "taskId"
+      c.at, c.project_id as "projectId", c.slug, c.task_id as "taskId",
+      c.into_project_id as "intoProjectId", c.into_slug as "intoSlug"
   `.execute(db);
   return rows;
 }

@@ -28,6 +28,10 @@ export const ROUTES = {
     get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true },
     delete: { method: 'DELETE', path: '/api/projects/{slug}', repeatable: false },
     checkDuplicates: { method: 'POST', path: '/api/webhook/check-duplicates', repeatable: true },
+    byUrl: { method: 'GET', path: '/api/projects/by-url', repeatable: true },
+    // a merge repeated after it took effect would answer 409 (the slug is an alias by then)
+    merge: { method: 'POST', path: '/api/projects/{slug}/merge', repeatable: false },
+    duplicates: { method: 'GET', path: '/api/projects/duplicates', repeatable: true },
   },
   tasks: {
     create: { method: 'POST', path: '/api/discovery/tasks', repeatable: true },

@@ -76,6 +76,13 @@ function Changes() {
 }
 
 function Subject({ change }: { change: Change }) {
+  if (change.type === 'project.merged' && change.intoSlug)
+    return (
+      <>
+        {change.slug} →{' '}
+        <Link href={`/projects/${encodeURIComponent(change.intoSlug)}`}>{change.intoSlug}</Link>
+      </>
+    );
   if (change.slug && change.type !== 'project.deleted')
     return <Link href={`/projects/${encodeURIComponent(change.slug)}`}>{change.slug}</Link>;
   if (change.taskId)

@@ -7,6 +7,7 @@ export const CHANGE_TYPES = [
   'project.created',
   'project.updated',
   'project.deleted',
+  'project.merged',
   'task.created',
   'task.updated',
 ] as const;
@@ -66,6 +67,14 @@ export const Change = z.object({
   projectId: z.string().nullable(),
   slug: z.string().nullable(),
   taskId: z.string().nullable(),
+  intoProjectId: z
+    .string()
+    .optional()
+    .meta({ description: 'project.merged only: the id of the project it was merged into' }),
+  intoSlug: z
+    .string()
+    .optional()
+    .meta({ description: 'project.merged only: the slug of the project it was merged into' }),
 });
 export type Change = z.infer<typeof Change>;
 
@@ -77,5 +86,6 @@ export function toChange(c: ChangeRecord): Change {
     projectId: c.projectId,
     slug: c.slug,
     taskId: c.taskId,
+    ...(c.type === 'project.merged' && { intoProjectId: c.intoProjectId ?? '', intoSlug: c.intoSlug ?? '' }),
   };
 }

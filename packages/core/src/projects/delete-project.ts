@@ -1,5 +1,6 @@
 import { deleteProjectBySlug } from '@directory/db';
 import { keyedProcedure } from '../trpc.ts';
+import { missingProject } from './aliases.ts';
 import { DeleteProjectInput, DeleteProjectOutput, deleteProjectMeta } from './delete-project.types.ts';
 import { projectNotFound } from './get-project.ts';
 
@@ -9,7 +10,7 @@ export const deleteProject = keyedProcedure
   .output(DeleteProjectOutput)
   .mutation(async ({ ctx, input }) => {
     const deleted = await deleteProjectBySlug(ctx.db, input.slug);
-    if (!deleted) throw projectNotFound(input.slug);
+    if (!deleted) throw await missingProject(ctx.db, input.slug, 'write', projectNotFound(input.slug));
     const { linksCount, tagsCount, ...project } = deleted;
     return {
       success: true as const,

@@ -13,9 +13,10 @@ export const deleteProjectMeta: Meta = {
     description:
       'Deletes the project with this slug, its links and its tag associations; the tags themselves remain. ' +
       'Tasks that pointed at the project keep their status and get `projectId` null. The key may be sent in the ' +
-      '`x-api-key` header or in a JSON body `{"apiKey": …}`.',
+      '`x-api-key` header or in a JSON body `{"apiKey": …}`. A slug that was merged into another project (an alias) is ' +
+      '409 naming the project it went into.',
   },
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'CONFLICT'],
   examples: {
     request: { slug: ex.QWEN_SLUG },
     response: {

@@ -2,6 +2,7 @@ import { findProjectDetailBySlug } from '@directory/db';
 import { AppError } from '../errors.ts';
 import { toProject } from '../schemas/project.ts';
 import { publicProcedure } from '../trpc.ts';
+import { missingProject } from './aliases.ts';
 import { GetProjectInput, GetProjectOutput, getProjectMeta } from './get-project.types.ts';
 
 export const projectNotFound = (slug: string) =>
@@ -13,6 +14,6 @@ export const getProject = publicProcedure
   .output(GetProjectOutput)
   .query(async ({ ctx, input }) => {
     const row = await findProjectDetailBySlug(ctx.db, input.slug);
-    if (!row) throw projectNotFound(input.slug);
+    if (!row) throw await missingProject(ctx.db, input.slug, 'read', projectNotFound(input.slug));
     return { success: true as const, data: toProject(row) };
   });

@@ -12,9 +12,11 @@ export const getProjectMeta: Meta = {
     tags: ['projects'],
     summary: 'Get a project by slug',
     description:
-      'The project with this slug, with its tags and links (links in the order they were given). Public: no key.',
+      'The project with this slug, with its tags and links (links in the order they were given). Public: no key. ' +
+      'A slug that was merged into another project answers 301 `Moved Permanently` with `Location: ' +
+      "/api/projects/<target slug>` and the same path in the body's `location`.",
   },
-  errors: ['NOT_FOUND'],
+  errors: ['NOT_FOUND', 'MOVED'],
   examples: {
     request: { slug: ex.QWEN_SLUG },
     response: { success: true, data: ex.QWEN_PROJECT },

@@ -28,7 +28,7 @@ export interface UpsertResult {
 }
 
 /** The search columns and denormalised tag ids and link types of a project as written. */
-function derivedColumns(input: ProjectInput, slug: string, tagIds: string[]): ProjectDerived {
+export function derivedColumns(input: ProjectInput, slug: string, tagIds: string[]): ProjectDerived {
   return {
     ...projectSearchColumns({
       name: input.name,
@@ -44,7 +44,7 @@ function derivedColumns(input: ProjectInput, slug: string, tagIds: string[]): Pr
 }
 
 /** An update makes the project exactly the input: left-out optional fields become null. */
-function projectFields(input: ProjectInput): ProjectFields {
+export function projectFields(input: ProjectInput): ProjectFields {
   return {
     name: input.name,
     name_en: input.nameEn ?? null,

@@ -1,0 +1,21 @@
+import { findProjectDetailBySlug, findProjectSlugByUrlKey } from '@directory/db';
+import { AppError } from '../errors.ts';
+import { toProject } from '../schemas/project.ts';
+import { publicProcedure } from '../trpc.ts';
+import { urlKey } from '../url-key.ts';
+import {
+  GetProjectByUrlInput,
+  GetProjectByUrlOutput,
+  getProjectByUrlMeta,
+} from './get-project-by-url.types.ts';
+
+export const getProjectByUrl = publicProcedure
+  .meta(getProjectByUrlMeta)
+  .input(GetProjectByUrlInput)
+  .output(GetProjectByUrlOutput)
+  .query(async ({ ctx, input }) => {
+    const slug = await findProjectSlugByUrlKey(ctx.db, urlKey(input.url));
+    const row = slug === undefined ? undefined : await findProjectDetailBySlug(ctx.db, slug);
+    if (!row) throw new AppError('NOT_FOUND', [`No project has a link to "${input.url}"`]);
+    return { success: true as const, data: toProject(row) };
+  });

@@ -1,0 +1,14 @@
+import { toProject } from '../schemas/project.ts';
+import { inTransaction } from '../transaction.ts';
+import { keyedProcedure } from '../trpc.ts';
+import { mergeProject as merge } from './merge.ts';
+import { MergeProjectInput, MergeProjectOutput, mergeProjectMeta } from './merge-project.types.ts';
+
+export const mergeProject = keyedProcedure
+  .meta(mergeProjectMeta)
+  .input(MergeProjectInput)
+  .output(MergeProjectOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { project, merged } = await inTransaction(ctx.db, (trx) => merge(trx, input.slug, input.into));
+    return { success: true as const, data: { project: toProject(project), merged } };
+  });
