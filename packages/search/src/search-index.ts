@@ -1,3 +1,4 @@
+import { DocTags } from './doc-tags.ts';
 import { Postings } from './postings.ts';
 import {
   CLASS_DESCRIPTION,
@@ -54,15 +55,16 @@ const SEP = '\u0001';
 
 /** What a project puts into the postings (computed from its text; recomputed to take it out). */
 interface Terms {
-  latinName: Set<string>;
-  latinDesc: Set<string>;
+  // (with repeats: adding a document to a list twice is a no-op, cheaper than a Set per project)
+  latinName: string[];
+  latinDesc: string[];
   /** Keys of CJK characters and pairs (cjkGram). */
-  cjkName: Set<number>;
-  cjkDesc: Set<number>;
+  cjkName: number[];
+  cjkDesc: number[];
   /** SEP-separated keys: name, nameEn, slug (tokens without spaces), full pinyin, initials. */
   keys: string;
   /** The first 1, 2 and 3 characters of each key. */
-  keyPrefixes: Set<string>;
+  keyPrefixes: string[];
   nameKey: string;
   /** Whether normalising leaves the texts' CJK runs as they are (CJK substrings can then be checked on the raw text). */
   plain: boolean;
@@ -81,21 +83,21 @@ function cjkGramsOf(t: string): number[] {
   return out;
 }
 
-function addCjkGrams(out: Set<number>, t: string) {
+function addCjkGrams(out: number[], t: string) {
   let prev = -1;
   for (let i = 0; i < t.length; i++) {
     let cp = t.charCodeAt(i);
     if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < t.length) cp = t.codePointAt(i++)!;
-    out.add(cp);
-    if (prev >= 0) out.add(cjkGram(prev, cp));
+    out.push(cp);
+    if (prev >= 0) out.push(cjkGram(prev, cp));
     prev = cp;
   }
 }
 
-function split(toks: string[], latin: Set<string>, cjk: Set<number>) {
+function split(toks: string[], latin: string[], cjk: number[]) {
   for (const t of toks) {
     if (isCjkToken(t)) addCjkGrams(cjk, t);
-    else latin.add(t);
+    else latin.push(t);
   }
 }
 
@@ -110,23 +112,23 @@ function termsOf(p: IndexedProject): Terms {
   const nameToks = tokensOfNormalized(name);
   const nameEnToks = tokensOfNormalized(nameEn);
   const slugToks = tokens(p.slug);
-  const latinName = new Set<string>();
-  const cjkName = new Set<number>();
+  const latinName: string[] = [];
+  const cjkName: number[] = [];
   split(nameToks, latinName, cjkName);
   split(nameEnToks, latinName, cjkName);
   split(slugToks, latinName, cjkName);
-  for (const s of syllables) latinName.add(s);
+  for (const s of syllables) latinName.push(s);
   if (full) {
-    latinName.add(full);
-    latinName.add(initials);
+    latinName.push(full);
+    latinName.push(initials);
   }
-  const latinDesc = new Set<string>();
-  const cjkDesc = new Set<number>();
+  const latinDesc: string[] = [];
+  const cjkDesc: number[] = [];
   split(tokensOfNormalized(description), latinDesc, cjkDesc);
   split(tokensOfNormalized(descriptionEn), latinDesc, cjkDesc);
   const keyList = [nameToks.join(''), nameEnToks.join(''), slugToks.join(''), full, initials];
-  const keyPrefixes = new Set<string>();
-  for (const k of keyList) for (let n = 1; n <= 3 && n <= k.length; n++) keyPrefixes.add(k.slice(0, n));
+  const keyPrefixes: string[] = [];
+  for (const k of keyList) for (let n = 1; n <= 3 && n <= k.length; n++) keyPrefixes.push(k.slice(0, n));
   const same = (raw: string | null, normalized: string) =>
     !raw || cjkSkeleton(raw) === cjkSkeleton(normalized);
   return {
@@ -168,6 +170,29 @@ function idNumber(id: string): number {
   return v;
 }
 
+/** Pairs buffered before a flush (bounded: a 1,000,000-project build does not hold all its pairs at once). */
+const PAIR_BATCH = 4_000_000;
+
+/** (term, document) pairs, appended in document order. */
+class PairBuffer {
+  terms = new Uint32Array(1024);
+  docs = new Uint32Array(1024);
+  n = 0;
+
+  push(term: number, doc: number) {
+    if (this.n === this.terms.length) {
+      const t = new Uint32Array(this.n * 2);
+      t.set(this.terms);
+      this.terms = t;
+      const d = new Uint32Array(this.n * 2);
+      d.set(this.docs);
+      this.docs = d;
+    }
+    this.terms[this.n] = term;
+    this.docs[this.n++] = doc;
+  }
+}
+
 /** A set of documents with a byte each (a match code or a score), reusable across queries. */
 class DocSet {
   stamp: Uint32Array;
@@ -179,13 +204,14 @@ class DocSet {
   constructor(capacity: number) {
     this.stamp = new Uint32Array(capacity);
     this.code = new Uint8Array(capacity);
-    this.list = new Uint32Array(Math.max(16, capacity >> 4));
+    this.list = new Uint32Array(capacity);
   }
 
   clear(capacity: number): void {
     if (this.stamp.length < capacity) {
       this.stamp = new Uint32Array(capacity);
       this.code = new Uint8Array(capacity);
+      this.list = new Uint32Array(capacity);
       this.gen = 0;
     }
     this.gen++;
@@ -205,11 +231,7 @@ class DocSet {
     if (this.stamp[d] !== this.gen) {
       this.stamp[d] = this.gen;
       this.code[d] = code;
-      if (this.n === this.list.length) {
-        const l = new Uint32Array(this.list.length * 2);
-        l.set(this.list);
-        this.list = l;
-      }
+      // the list holds each document once: it is as long as the directory
       this.list[this.n++] = d;
     } else if (code > this.code[d]!) this.code[d] = code;
   }
@@ -266,7 +288,7 @@ export class SearchIndex {
   private plain = new Uint8Array(1024);
   private nameKey: string[] = [];
   private keys: string[] = [];
-  private docTags: number[][] = [];
+  private readonly docTags = new DocTags();
   private readonly docOf = new Map<string, number>();
   private free: number[] = [];
   private end = 0;
@@ -307,6 +329,10 @@ export class SearchIndex {
   private readonly tagOf = new Map<string, number>();
   private readonly tagBySlug = new Map<string, number>();
   private tagVersion = 0;
+  /** Bumped by every change of tags (slugs included). */
+  private tagChanges = 0;
+  private slugRank = new Int32Array(0);
+  private slugRankOf = -1;
 
   // synonyms: a term (its tokens joined by spaces) → its set
   private synonymOf = new Map<string, number>();
@@ -338,6 +364,7 @@ export class SearchIndex {
   // ————————————————————————————————————————— tags
 
   putTags(tags: IndexedTag[]): void {
+    this.tagChanges++;
     for (const t of tags) {
       let num = this.tagOf.get(t.id);
       const old = num === undefined ? undefined : this.tags[num];
@@ -367,13 +394,17 @@ export class SearchIndex {
   }
 
   removeTags(tagIds: string[]): void {
+    this.tagChanges++;
     for (const id of tagIds) {
       const num = this.tagOf.get(id);
       if (num === undefined) continue;
       const docs: number[] = [];
       this.tagDocs.forEach(num, (d) => docs.push(d));
       for (const d of docs) {
-        this.docTags[d] = this.docTags[d]!.filter((x) => x !== num);
+        this.docTags.set(
+          d,
+          this.docTags.get(d).filter((x) => x !== num),
+        );
         this.tagDocs.delete(num, d);
       }
       const t = this.tags[num]!;
@@ -421,9 +452,15 @@ export class SearchIndex {
       });
       const d = this.docOf.get(p.id);
       if (d === undefined) this.insert(p, tagNums, bulk);
-      else this.replace(d, p, tagNums, bulk);
+      else {
+        // a replace diffs against the postings: the buffered pairs go in first
+        this.flushPairs();
+        this.replace(d, p, tagNums, bulk);
+      }
     }
     if (bulk) {
+      this.flushPairs();
+      this.pairs.clear();
       const all: number[] = [];
       for (let d = 0; d < this.end; d++) if (this.projects[d]) all.push(d);
       this.byUpdated.reset(all.slice());
@@ -444,7 +481,7 @@ export class SearchIndex {
       this.docOf.delete(id);
       this.projects[d] = undefined;
       this.status[d] = 0;
-      this.docTags[d] = [];
+      this.docTags.set(d, []);
       this.nameKey[d] = '';
       this.keys[d] = '';
       this.free.push(d);
@@ -486,7 +523,8 @@ export class SearchIndex {
     this.live++;
     const terms = termsOf(p);
     this.setDoc(d, p, tagNums, terms);
-    this.post(d, terms);
+    if (bulk) this.bufferPairs(d, terms);
+    else this.post(d, terms);
     this.count(d);
     if (!bulk) this.order(d);
   }
@@ -523,11 +561,11 @@ export class SearchIndex {
     this.plain[d] = terms.plain ? 1 : 0;
     this.nameKey[d] = terms.nameKey;
     this.keys[d] = terms.keys;
-    const old = this.docTags[d] ?? [];
+    const old = this.docTags.get(d);
     const next = [...new Set(tagNums)];
     for (const t of old) if (!next.includes(t)) this.tagDocs.delete(t, d);
     for (const t of next) if (!old.includes(t)) this.tagDocs.add(t, d);
-    this.docTags[d] = next;
+    this.docTags.set(d, next);
   }
 
   private order(d: number) {
@@ -548,14 +586,14 @@ export class SearchIndex {
     this.statusCount[this.status[d]!]!++;
     const mask = this.linkMask[d]!;
     for (let i = 0; i < 4; i++) if (mask & (1 << i)) this.linkCount[i]!++;
-    for (const t of this.docTags[d]!) this.tagCount[t]!++;
+    for (const t of this.docTags.get(d)) this.tagCount[t]!++;
   }
 
   private uncount(d: number) {
     this.statusCount[this.status[d]!]!--;
     const mask = this.linkMask[d]!;
     for (let i = 0; i < 4; i++) if (mask & (1 << i)) this.linkCount[i]!--;
-    for (const t of this.docTags[d]!) this.tagCount[t]!--;
+    for (const t of this.docTags.get(d)) this.tagCount[t]!--;
   }
 
   private cjkId(gram: number): number {
@@ -576,6 +614,39 @@ export class SearchIndex {
     return id;
   }
 
+  /** Pairs of a bulk put, per postings: added by term once the batch is read (Postings.addPairs). */
+  private readonly pairs = new Map<Postings, PairBuffer>();
+
+  private pairBuffer(postings: Postings): PairBuffer {
+    let b = this.pairs.get(postings);
+    if (!b) {
+      b = new PairBuffer();
+      this.pairs.set(postings, b);
+    }
+    return b;
+  }
+
+  private bufferPairs(d: number, t: Terms) {
+    const latinName = this.pairBuffer(this.latinName);
+    for (const s of t.latinName) latinName.push(this.vocab.intern(s), d);
+    const latinDesc = this.pairBuffer(this.latinDesc);
+    for (const s of t.latinDesc) latinDesc.push(this.vocab.intern(s), d);
+    const cjkName = this.pairBuffer(this.cjkName);
+    for (const g of t.cjkName) cjkName.push(this.cjkId(g), d);
+    const cjkDesc = this.pairBuffer(this.cjkDesc);
+    for (const g of t.cjkDesc) cjkDesc.push(this.cjkId(g), d);
+    const keys = this.pairBuffer(this.keyPrefix);
+    for (const s of t.keyPrefixes) keys.push(this.keyPrefixId(s), d);
+    if (cjkDesc.n > PAIR_BATCH || latinDesc.n > PAIR_BATCH) this.flushPairs();
+  }
+
+  private flushPairs() {
+    for (const [postings, b] of this.pairs) {
+      postings.addPairs(b.terms, b.docs, b.n);
+      b.n = 0;
+    }
+  }
+
   private post(d: number, t: Terms) {
     for (const s of t.latinName) this.latinName.add(this.vocab.intern(s), d);
     for (const s of t.latinDesc) this.latinDesc.add(this.vocab.intern(s), d);
@@ -590,18 +661,14 @@ export class SearchIndex {
     for (const s of t.cjkName) this.cjkName.delete(this.cjkIds.get(s)!, d);
     for (const s of t.cjkDesc) this.cjkDesc.delete(this.cjkIds.get(s)!, d);
     for (const s of t.keyPrefixes) this.keyPrefix.delete(this.keyPrefixIds.get(s)!, d);
-    for (const tag of this.docTags[d]!) this.tagDocs.delete(tag, d);
+    for (const tag of this.docTags.get(d)) this.tagDocs.delete(tag, d);
   }
 
   /** Applies only what changed between two versions of a project's terms. */
   private diff(d: number, a: Terms, b: Terms) {
-    const each = <T>(
-      x: Set<T>,
-      y: Set<T>,
-      postings: Postings,
-      id: (s: T) => number,
-      known: (s: T) => number,
-    ) => {
+    const each = <T>(xs: T[], ys: T[], postings: Postings, id: (s: T) => number, known: (s: T) => number) => {
+      const x = new Set(xs);
+      const y = new Set(ys);
       for (const s of x) if (!y.has(s)) postings.delete(known(s), d);
       for (const s of y) if (!x.has(s)) postings.add(id(s), d);
     };
@@ -623,12 +690,12 @@ export class SearchIndex {
     let bytes = n * (8 * 3 + 4 + 3) + this.end * 8 * 6; // typed arrays, and the per-document slots of the plain arrays
     for (let d = 0; d < this.end; d++) {
       if (!this.projects[d]) continue;
-      bytes += 2 * (this.nameKey[d]!.length + this.keys[d]!.length) + 64 + 16 + this.docTags[d]!.length * 8;
+      bytes += 2 * (this.nameKey[d]!.length + this.keys[d]!.length) + 64 + 16;
       bytes += 48; // docOf entry
     }
     bytes += this.vocab.bytes();
     bytes += this.latinName.bytes() + this.latinDesc.bytes() + this.cjkName.bytes() + this.cjkDesc.bytes();
-    bytes += this.keyPrefix.bytes() + this.tagDocs.bytes();
+    bytes += this.keyPrefix.bytes() + this.tagDocs.bytes() + this.docTags.bytes();
     bytes += (this.cjkIds.size + this.keyPrefixIds.size) * 64;
     bytes += this.byUpdated.bytes() + this.byCreated.bytes() + this.byName.bytes() + this.byId.bytes();
     let tags = 0;
@@ -642,10 +709,10 @@ export class SearchIndex {
   private acquire(depth: number): DocSet {
     let s = this.scratch[depth];
     if (!s) {
-      s = new DocSet(Math.max(1024, this.end));
+      s = new DocSet(Math.max(1024, this.idNum.length));
       this.scratch[depth] = s;
     }
-    s.clear(this.end);
+    s.clear(this.idNum.length);
     return s;
   }
 
@@ -707,7 +774,7 @@ export class SearchIndex {
   }
 
   /** The documents a term matches, each with its best match code, into `out`. */
-  private termSet(term: string, synonym: boolean, typosOn: boolean, out: DocSet) {
+  private termSet(term: string, synonym: boolean, typosOn: boolean, out: DocSet, within?: DocSet) {
     const name = matchCode(CLASS_NAME, 0, synonym);
     const desc = matchCode(CLASS_DESCRIPTION, 0, synonym);
     const k = isCjkToken(term) || !typosOn || synonym ? 0 : allowedTypos(term);
@@ -715,7 +782,7 @@ export class SearchIndex {
     for (let i = 0; i < tagged.tags.length; i++)
       this.tagDocs.into(tagged.tags[i]!, out, matchCode(CLASS_TAG, tagged.typos[i]!, synonym));
     if (isCjkToken(term)) {
-      this.cjkTerm(term, out, name, desc);
+      this.cjkTerm(term, out, name, desc, within);
       return;
     }
     const m = this.vocab.expand(term, k);
@@ -731,7 +798,7 @@ export class SearchIndex {
   }
 
   /** A CJK term: a character or a pair is one posting list; a longer term intersects its pairs, then the text decides. */
-  private cjkTerm(term: string, out: DocSet, name: number, desc: number) {
+  private cjkTerm(term: string, out: DocSet, name: number, desc: number, within?: DocSet) {
     const grams = cjkGramsOf(term);
     if (grams.length === 1) {
       const id = this.cjkIds.get(grams[0]!);
@@ -752,19 +819,30 @@ export class SearchIndex {
     };
     for (const cls of [CLASS_NAME, CLASS_DESCRIPTION]) {
       const postings = cls === CLASS_NAME ? this.cjkName : this.cjkDesc;
-      // count, per document, the pairs it holds: a document holding all of them is a candidate
+      const code = cls === CLASS_NAME ? name : desc;
+      const verify = (d: number) => {
+        const p = this.projects[d]!;
+        if (cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn))
+          out.best(d, code);
+      };
       pairs.sort((a, b) => postings.size(a) - postings.size(b));
+      if (within && within.n < postings.size(pairs[0]!)) {
+        // fewer documents left by the earlier words than in the rarest pair: test those
+        for (let i = 0; i < within.n; i++) {
+          const d = within.list[i]!;
+          if (pairs.every((id) => postings.has(id, d))) verify(d);
+        }
+        continue;
+      }
+      // count, per document, the pairs it holds: a document holding all of them is a candidate
       const count = this.acquire(SLOT_COUNT);
       postings.into(pairs[0]!, count, 1);
       for (let i = 1; i < pairs.length; i++) postings.bump(pairs[i]!, count, i);
       const all = pairs.length;
       for (let i = 0; i < count.n; i++) {
         const d = count.list[i]!;
-        if (count.code[d] !== all) continue;
-        const p = this.projects[d]!;
-        const found =
-          cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn);
-        if (found) out.best(d, cls === CLASS_NAME ? name : desc);
+        // the text is read only for documents the earlier words left in
+        if (count.code[d] === all && (!within || within.has(d))) verify(d);
       }
     }
   }
@@ -778,10 +856,10 @@ export class SearchIndex {
       // the word: its own terms, all of them (a conjunction), or any of its synonyms
       const wordSet = this.acquire(SLOT_WORD);
       if (word.synonyms.length === 0 && word.terms.length === 1)
-        this.termSet(word.terms[0]!, false, typosOn, wordSet);
+        this.termSet(word.terms[0]!, false, typosOn, wordSet, acc);
       else
         [word.terms, ...word.synonyms].forEach((alt, ai) => {
-          const altSet = this.conjunction(alt, ai > 0, typosOn);
+          const altSet = this.conjunction(alt, ai > 0, typosOn, acc);
           for (let i = 0; i < altSet.n; i++) {
             const d = altSet.list[i]!;
             wordSet.best(d, altSet.code[d]!);
@@ -811,12 +889,12 @@ export class SearchIndex {
   }
 
   /** The documents matching all the terms (a word's own, or one of its synonyms). */
-  private conjunction(terms: string[], synonym: boolean, typosOn: boolean): DocSet {
+  private conjunction(terms: string[], synonym: boolean, typosOn: boolean, within?: DocSet): DocSet {
     let acc = this.acquire(SLOT_ALT);
-    this.termSet(terms[0]!, synonym, typosOn, acc);
+    this.termSet(terms[0]!, synonym, typosOn, acc, within);
     for (let i = 1; i < terms.length; i++) {
       const one = this.acquire(SLOT_TERM);
-      this.termSet(terms[i]!, synonym, typosOn, one);
+      this.termSet(terms[i]!, synonym, typosOn, one, acc);
       const next = this.acquire(SLOT_ALT_NEXT);
       for (let j = 0; j < acc.n; j++) {
         const d = acc.list[j]!;
@@ -860,12 +938,18 @@ export class SearchIndex {
   private tagsOk(f: CompiledFilters, d: number): boolean {
     if (!f.tagNums) return true;
     if (f.tagsImpossible) return false;
-    const own = this.docTags[d]!;
+    const { slab, at, count } = this.docTags;
+    const from = at[d]!;
+    const to = from + count[d]!;
+    const has = (t: number) => {
+      for (let i = from; i < to; i++) if (slab[i] === t) return true;
+      return false;
+    };
     if (f.tagMode === 'any') {
-      for (const t of f.tagNums) if (own.includes(t)) return true;
+      for (const t of f.tagNums) if (has(t)) return true;
       return false;
     }
-    for (const t of f.tagNums) if (!own.includes(t)) return false;
+    for (const t of f.tagNums) if (!has(t)) return false;
     return true;
   }
 
@@ -1001,12 +1085,15 @@ export class SearchIndex {
     const all = m.words.flatMap((w) => [w.terms, ...w.synonyms]).flat();
     for (const field of fields) {
       if (field === 'pinyin') return 'pinyin';
-      const text =
-        field === 'description'
-          ? p.description
-          : (p[field as 'name' | 'nameEn' | 'slug' | 'descriptionEn'] ?? null);
-      const toks = tokens(text);
-      if (all.some((t) => toks.some((tok) => termHits(t, tok, typos)))) return field;
+      const text = p[field as 'name' | 'nameEn' | 'slug' | 'description' | 'descriptionEn'];
+      if (!text) continue;
+      // a term in the text is in one of its tokens (terms hold no separators); typos need the tokens
+      const normalized = normalize(text);
+      if (all.some((t) => normalized.includes(t))) return field;
+      if (typos > 0) {
+        const toks = tokensOfNormalized(normalized);
+        if (all.some((t) => toks.some((tok) => termHits(t, tok, typos)))) return field;
+      }
     }
     return fields[fields.length - 1]!;
   }
@@ -1052,7 +1139,11 @@ export class SearchIndex {
     const code = final.code;
     const scoreOf = (d: number) => SCORES[(code[d]! << 3) | tierOf[d]!]!;
     const counts = new Int32Array(MAX_SCORE + 1);
-    for (let i = 0; i < final.n; i++) counts[scoreOf(final.list[i]!)]!++;
+    const list = final.list;
+    for (let i = 0; i < final.n; i++) {
+      const d = list[i]!;
+      counts[SCORES[(code[d]! << 3) | tierOf[d]!]!]!++;
+    }
     const out: number[] = [];
     const start = after ? Math.round(Number(after.key)) : desc ? MAX_SCORE : 0;
     for (let s = start; s >= 0 && s <= MAX_SCORE && out.length < want; s += desc ? -1 : 1) {
@@ -1239,8 +1330,10 @@ export class SearchIndex {
       this.facetTagCounts = new Int32Array(this.tags.length * 2);
     const tagCounts = this.facetTagCounts;
     const touched: number[] = [];
+    const { slab, at, count } = this.docTags;
     const countTags = (d: number) => {
-      for (const tag of this.docTags[d]!) if (tagCounts[tag]!++ === 0) touched.push(tag);
+      const to = at[d]! + count[d]!;
+      for (let i = at[d]!; i < to; i++) if (tagCounts[slab[i]!]!++ === 0) touched.push(slab[i]!);
     };
     const countLinks = (d: number) => {
       const mask = this.linkMask[d]!;
@@ -1248,8 +1341,9 @@ export class SearchIndex {
     };
     if (set && (statusInv || linksInv || tagsInv)) {
       // the documents outside the set
+      const status = this.status;
       for (let d = 0; d < this.end; d++) {
-        if (!this.projects[d] || set.has(d)) continue;
+        if (status[d] === 0 || set.has(d)) continue;
         if (statusInv) statusCounts[this.status[d]!]!++;
         if (linksInv) countLinks(d);
         if (tagsInv) countTags(d);
@@ -1293,14 +1387,26 @@ export class SearchIndex {
     return out;
   }
 
+  /** The top tags by count, ties by slug (compared as ranks in slug order, kept while no tag changes). */
   private tagFacet(nums: number[], count: (t: number) => number) {
+    if (this.slugRankOf !== this.tagChanges) {
+      const order = [];
+      for (let t = 0; t < this.tags.length; t++) if (this.tags[t]) order.push(t);
+      order.sort((a, b) => compareCodePoints(this.tags[a]!.slug, this.tags[b]!.slug));
+      this.slugRank = new Int32Array(this.tags.length);
+      order.forEach((t, i) => {
+        this.slugRank[t] = i;
+      });
+      this.slugRankOf = this.tagChanges;
+    }
+    const rank = this.slugRank;
+    const counts = new Map(nums.map((t) => [t, count(t)]));
     const top = nums
-      .map((t) => ({ t, count: count(t), slug: this.tags[t]!.slug }))
-      .sort((a, b) => b.count - a.count || compareCodePoints(a.slug, b.slug))
+      .sort((a, b) => counts.get(b)! - counts.get(a)! || rank[a]! - rank[b]!)
       .slice(0, TOP_TAGS);
-    return top.map(({ t, count }) => {
+    return top.map((t) => {
       const tag = this.tags[t]!;
-      return { slug: tag.slug, name: tag.name, nameEn: tag.nameEn, count };
+      return { slug: tag.slug, name: tag.name, nameEn: tag.nameEn, count: counts.get(t)! };
     });
   }
 

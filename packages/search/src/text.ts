@@ -69,20 +69,52 @@ export const cjkSkeleton = (s: string): string => s.replace(NON_CJK, ' ');
 /** Whether a token is a CJK run (tokens never mix scripts). */
 export const isCjkToken = (t: string): boolean => CJK.test(t);
 
+/**
+ * A name spelled in pinyin, once for both uses: its syllables (one per Chinese character)
+ * and its sort key. One conversion with non-Chinese runs kept in place (pinyin-pro's
+ * `consecutive`), the syllables being the elements that stand for a Chinese character: a
+ * name is converted once per write instead of twice (the conversion is most of a write).
+ */
+function spell(name: string): { syllables: string[]; sortKey: string } {
+  if (lastSpelled?.name === name) return lastSpelled.spelled;
+  let spelled: { syllables: string[]; sortKey: string };
+  if (!HAN.test(name)) spelled = { syllables: [], sortKey: normalize(name).replace(/\s+/g, ' ').trim() };
+  else {
+    const parts = pinyin(name, { toneType: 'none', type: 'array', nonZh: 'consecutive', v: true });
+    let syllables: string[] = [];
+    let at = 0;
+    let aligned = true;
+    for (const part of parts) {
+      const cp = name.codePointAt(at);
+      if (cp !== undefined && HAN.test(String.fromCodePoint(cp))) {
+        // a Chinese character: its syllable
+        at += cp > 0xffff ? 2 : 1;
+        if (!/^[a-z]+$/.test(part)) aligned = false;
+        const syllable = normalize(part).replace(/[^a-z]/g, '');
+        if (syllable) syllables.push(syllable);
+      } else at += part.length;
+    }
+    // a character pinyin-pro does not know comes back as it is: then the syllables one by one
+    if (!aligned || at !== name.length)
+      syllables = pinyin(name, { toneType: 'none', type: 'array', nonZh: 'removed', v: true })
+        .map((p) => normalize(p).replace(/[^a-z]/g, ''))
+        .filter(Boolean);
+    spelled = { syllables, sortKey: normalize(parts.join(' ')).replace(/\s+/g, ' ').trim() };
+  }
+  lastSpelled = { name, spelled };
+  return spelled;
+}
+
+let lastSpelled: { name: string; spelled: { syllables: string[]; sortKey: string } } | undefined;
+
 /** Toneless pinyin syllables of the Chinese characters of a name (other characters left out). */
 export function pinyinSyllables(name: string): string[] {
-  if (!HAN.test(name)) return [];
-  return pinyin(name, { toneType: 'none', type: 'array', nonZh: 'removed', v: true })
-    .map((s) => normalize(s).replace(/[^a-z]/g, ''))
-    .filter(Boolean);
+  return spell(name).syllables;
 }
 
 /** Sort key of a name: Chinese characters as pinyin, so that 百川 sorts with "b" (C collation). */
 export function nameSortKey(name: string): string {
-  const spelled = HAN.test(name)
-    ? pinyin(name, { toneType: 'none', type: 'array', nonZh: 'consecutive', v: true }).join(' ')
-    : name;
-  return normalize(spelled).replace(/\s+/g, ' ').trim();
+  return spell(name).sortKey;
 }
 
 /**

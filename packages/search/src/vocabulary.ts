@@ -31,6 +31,8 @@ export class Vocabulary {
   private readonly sorted: SortedList;
   private readonly trigrams = new Map<string, number[]>();
   private readonly cache = new Map<string, Cached>();
+  /** Tokens not yet in the sorted order (sorted when a query needs it: a build sorts once). */
+  private pending: number[] = [];
 
   constructor() {
     const s = this.strings;
@@ -52,7 +54,7 @@ export class Vocabulary {
     id = this.strings.length;
     this.strings.push(token);
     this.ids.set(token, id);
-    this.sorted.insert(id);
+    this.pending.push(id);
     for (let i = 0; i + 3 <= token.length; i++) {
       const g = token.slice(i, i + 3);
       const list = this.trigrams.get(g);
@@ -71,6 +73,17 @@ export class Vocabulary {
       }
     }
     return id;
+  }
+
+  /** The sorted order, with the pending tokens in. */
+  private order(): SortedList {
+    if (this.pending.length > 0) {
+      if (this.pending.length > 1000 && this.pending.length > this.sorted.length / 8)
+        this.sorted.reset(this.strings.map((_, i) => i));
+      else for (const id of this.pending) this.sorted.insert(id);
+      this.pending = [];
+    }
+    return this.sorted;
   }
 
   /** The tokens a term matches exactly, and those within k typos (k = 0: none). */
@@ -110,10 +123,11 @@ export class Vocabulary {
   private startingWith(prefix: string): number[] {
     const s = this.strings;
     const out: number[] = [];
-    const pos = this.sorted.seek((x) => s[x]! < prefix);
-    for (let x = this.sorted.at(pos); x !== undefined && s[x]!.startsWith(prefix); x = this.sorted.at(pos)) {
+    const sorted = this.order();
+    const pos = sorted.seek((x) => s[x]! < prefix);
+    for (let x = sorted.at(pos); x !== undefined && s[x]!.startsWith(prefix); x = sorted.at(pos)) {
       out.push(x);
-      this.sorted.step(pos);
+      sorted.step(pos);
     }
     return out;
   }
@@ -126,7 +140,7 @@ export class Vocabulary {
    */
   private typos(word: string, k: number): { ids: number[]; typos: number[] } {
     const s = this.strings;
-    const list = this.sorted;
+    const list = this.order();
     const dp = new PrefixDistance(word, k);
     const ids: number[] = [];
     const typos: number[] = [];
@@ -170,7 +184,7 @@ export class Vocabulary {
   }
 
   bytes(): number {
-    let b = this.sorted.bytes();
+    let b = this.sorted.bytes() + this.pending.length * 8;
     for (const t of this.strings) b += 24 + t.length * 2 + 48;
     for (const list of this.trigrams.values()) b += 64 + list.length * 8;
     return b;
