@@ -31,7 +31,7 @@ export type Change = ChangesReply['changes'][number];
 
 // --- EXTENSIONS.md E: duplicates and merges.
 
-export type DuplicatesReply = RouterOutputs['projects']['duplicates'];
+type DuplicatesReply = RouterOutputs['projects']['duplicates'];
 export type DuplicateGroup = DuplicatesReply['groups'][number];
 type MergeReply = RouterOutputs['projects']['merge'];
 
