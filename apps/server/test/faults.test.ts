@@ -539,7 +539,7 @@ describe.skipIf(skipReason !== undefined)(
       expect(r.status, r.text).toBeLessThan(600);
       expect(r.json).toEqual({
         success: false,
-        error: r.status === 503 ? 'Service unavailable' : 'Internal server error',
+        error: r.status === 503 ? 'Service Unavailable' : 'Internal server error',
         details: [expect.any(String)],
       });
       // No stack, SQL, driver message, address or secret.
@@ -607,7 +607,7 @@ describe.skipIf(skipReason !== undefined)(
         expect(health.status).toBe(503);
         expect(health.json).toEqual({
           success: false,
-          error: 'Service unavailable',
+          error: 'Service Unavailable',
           details: ['The database is not reachable'],
         });
         expect(alive(s)).toBe(true);

@@ -47,6 +47,7 @@ const TAGS: Record<string, string> = {
   tasks:
     'The discovery queue: tasks for source URLs, moved through their states and completed with a project.',
   tags: 'Browse the tags of the directory with their project counts.',
+  search: 'How search matches: the synonym sets it applies.',
   changes:
     'The change feed: every create, update and delete of a project or task, in commit order, from a cursor.',
   webhooks:

@@ -1,4 +1,5 @@
 import { deleteProjectBySlug } from '@directory/db';
+import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { missingProject } from './aliases.ts';
 import { DeleteProjectInput, DeleteProjectOutput, deleteProjectMeta } from './delete-project.types.ts';
@@ -9,7 +10,7 @@ export const deleteProject = keyedProcedure
   .input(DeleteProjectInput)
   .output(DeleteProjectOutput)
   .mutation(async ({ ctx, input }) => {
-    const deleted = await deleteProjectBySlug(ctx.db, input.slug);
+    const deleted = await inTransaction(ctx.db, (trx) => deleteProjectBySlug(trx, input.slug));
     if (!deleted) throw await missingProject(ctx.db, input.slug, 'write', projectNotFound(input.slug));
     const { linksCount, tagsCount, ...project } = deleted;
     return {

@@ -15,7 +15,7 @@ import { AppError } from '../errors.ts';
 import { projectLockKey } from '../identity.ts';
 import { missingProject } from './aliases.ts';
 import { projectNotFound } from './get-project.ts';
-import { derivedColumns, projectFields } from './upsert-project.ts';
+import { projectFields } from './upsert-project.ts';
 
 export interface MergeResult {
   /** The target as it is after the merge (endpoint 2's row). */
@@ -107,11 +107,6 @@ async function rewriteDerived(trx: Kysely<Database>, row: ProjectDetailRow): Pro
     {
       id: row.id,
       fields: projectFields(input),
-      derived: derivedColumns(
-        input,
-        row.slug,
-        row.tags.map((t) => t.id),
-      ),
       position: 0,
     },
   ]);

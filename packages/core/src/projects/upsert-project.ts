@@ -5,10 +5,8 @@ import {
   type Kysely,
   type LinksAndTags,
   lockKeys,
-  type ProjectDerived,
   type ProjectFields,
   type ProjectWrite,
-  projectSearchColumns,
   replaceLinksAndTags,
   updateProjects,
 } from '@directory/db';
@@ -25,22 +23,6 @@ export interface UpsertResult {
   id: string;
   slug: string;
   action: UpsertAction;
-}
-
-/** The search columns and denormalised tag ids and link types of a project as written. */
-export function derivedColumns(input: ProjectInput, slug: string, tagIds: string[]): ProjectDerived {
-  return {
-    ...projectSearchColumns({
-      name: input.name,
-      nameEn: input.nameEn ?? null,
-      slug,
-      description: input.description,
-      descriptionEn: input.descriptionEn ?? null,
-      tags: input.tags.map((t) => ({ name: t.name, nameEn: t.nameEn ?? null })),
-    }),
-    tag_ids: tagIds,
-    link_types: [...new Set(input.links.map((l) => l.type))].sort(),
-  };
 }
 
 /** An update makes the project exactly the input: left-out optional fields become null. */
@@ -121,7 +103,6 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
       const write = {
         id,
         fields: projectFields(item.input),
-        derived: derivedColumns(item.input, slug, projectTagIds),
         position: item.position,
       };
       if (existing) updates.push(write);
