@@ -95,7 +95,7 @@ function sendWithEtag(req: Request, res: Response, output: unknown): void {
   const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
   res.setHeader('ETag', etag);
   const given = req.headers['if-none-match'];
-  if (given && given.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+  if (given?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
     res.status(304).end();
     return;
   }

@@ -34,6 +34,8 @@ const OPERATIONS = [
   'GET /api/projects/by-url',
   'POST /api/projects/{slug}/merge',
   'GET /api/projects/duplicates',
+  'GET /api/search/synonyms',
+  'PUT /api/search/synonyms',
 ];
 
 // The docs page does not depend on the database: PGlite only.

@@ -113,7 +113,7 @@ describe.skipIf(!POSTGRES_URL)('the read model across processes on PostgreSQL', 
       );
       const w = await via.call('POST', '/api/webhook/projects', { body: { projects: batch } });
       expect(w.status, w.text).toBe(200);
-      batch.forEach((input, j) => made.push({ input, slug: w.json.results[j].slug }));
+      for (const [j, input] of batch.entries()) made.push({ input, slug: w.json.results[j].slug });
       const old = made[Math.floor(made.length / 3)]!;
       const u = await via.call('POST', '/api/webhook/projects', {
         body: { projects: [{ ...old.input, description: `Updated in round ${i} of the stream.` }] },

@@ -79,7 +79,8 @@ const ownWrites = t.middleware(async ({ ctx, next, type }) => {
       } catch {
         // the follower applies them from the feed
       }
-      const last = store.xids.map(BigInt).reduce((a, b) => (a > b ? a : b));
+      let last = 0n;
+      for (const xid of store.xids) if (BigInt(xid) > last) last = BigInt(xid);
       ctx.setHeader?.(POSITION_HEADER, encodePosition(last + 1n));
     }
   }

@@ -1,4 +1,28 @@
-import type { Project } from '../schemas/project.ts';
+import type { LinkDetail, TagDetail } from '@directory/db';
+
+/**
+ * A project in the API's shape (endpoint 2), as the read model keeps it. A plain interface,
+ * not the zod schema's type: the SDK's declarations reach this file through the router's
+ * context and must not need zod.
+ */
+export interface ProjectBody {
+  id: string;
+  name: string;
+  nameEn: string | null;
+  slug: string;
+  description: string;
+  descriptionEn: string | null;
+  content: string | null;
+  contentEn: string | null;
+  status: 'ACTIVE' | 'ARCHIVED';
+  source: string | null;
+  createdAt: string;
+  updatedAt: string;
+  tags: TagDetail[];
+  links: LinkDetail[];
+}
+
+type Project = ProjectBody;
 
 /**
  * The projects of recent pages and GETs in the API's shape, within a byte budget

@@ -17,8 +17,8 @@ import {
 import { SearchIndex } from '@directory/search';
 import { type FeedServices, pollingFeed } from '../changes/feed.ts';
 import { AppError } from '../errors.ts';
-import { type Project, toProject } from '../schemas/project.ts';
-import { DetailCache } from './detail-cache.ts';
+import { toProject } from '../schemas/project.ts';
+import { DetailCache, type ProjectBody as Project } from './detail-cache.ts';
 
 /*
  * The read model (issue 17; EXTENSIONS D): what GET /api/projects, GET /api/tags and
