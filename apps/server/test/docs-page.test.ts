@@ -34,6 +34,14 @@ const OPERATIONS = [
   'GET /api/projects/by-url',
   'POST /api/projects/{slug}/merge',
   'GET /api/projects/duplicates',
+  'GET /api/projects/{slug}/revisions',
+  'GET /api/projects/{slug}/revisions/{revision}',
+  'GET /api/projects/{slug}/revisions/{revision}/diff',
+  'POST /api/projects/{slug}/revert',
+  'GET /api/projects/deleted',
+  'POST /api/projects/deleted/{id}/restore',
+  'PUT /api/projects/{slug}/lock',
+  'DELETE /api/projects/{slug}/lock',
 ];
 
 // The docs page does not depend on the database: PGlite only.

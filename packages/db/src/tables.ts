@@ -32,6 +32,10 @@ export interface ProjectsTable {
   name_sort: Derived<string>;
   tag_ids: Derived<string[]>;
   link_types: Derived<LinkType[]>;
+  // the lock (migration 2026_11_25_000800_history): lock_fields null when unlocked
+  lock_fields: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  lock_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  lock_at: NullableTimestamp;
 }
 
 export interface TagsTable {
