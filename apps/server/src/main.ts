@@ -3,6 +3,7 @@ import { startReaper, urlKey } from '@directory/core';
 import { connect, migrateToLatest, pruneChanges, redact } from '@directory/db';
 import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
+import { startBanner } from './banner.ts';
 import { ChangeSignal } from './changes/signal.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
@@ -100,6 +101,9 @@ server.once('listening', () => {
   } else if (source.kind === 'ephemeral') {
     console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${apiKey.key}`);
   }
+  // For a person at a terminal, where to go next; a pipe or a file gets JSON lines only.
+  const banner = startBanner({ isTTY: process.stdout.isTTY, host: config.host, port });
+  if (banner) console.log(banner);
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
 });
 server.on('error', (err) => {

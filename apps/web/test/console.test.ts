@@ -261,6 +261,68 @@ describe('the web console in Chromium', () => {
     }
   });
 
+  /** The computed colour of a queue figure. */
+  const figureColour = (page: Page, stat: string) =>
+    page.locator(`[data-stat="${stat}"] dd`).evaluate((dd) => getComputedStyle(dd).color);
+
+  it('fits a phone (390 px) in both languages: the whole navigation in view, each sort label beside its select, no alarm for Failed 0', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    expect((await s.call('GET', '/api/discovery/stats')).json.counts.FAILED).toBe(0);
+    for (const locale of ['en-US', 'zh-CN']) {
+      const lang = locale.slice(0, 2);
+      const page = await open('/?q=%E6%A8%A1%E5%9E%8B', { locale, width: 'phone' });
+      await page.locator('ol.result-list > li').first().waitFor();
+      const width = page.viewportSize()?.width ?? 0;
+      expect(width).toBe(390);
+
+      // The navigation: every section's link wholly in view and uncut, nothing hidden to scroll to.
+      const links = await page.locator('header nav a').evaluateAll((as) =>
+        as.map((a) => {
+          const r = a.getBoundingClientRect();
+          return { text: a.textContent, left: r.left, right: r.right, cut: a.scrollWidth > a.clientWidth };
+        }),
+      );
+      expect(links).toHaveLength(6);
+      for (const link of links) {
+        expect(link.left, `${lang} ${link.text}`).toBeGreaterThanOrEqual(0);
+        expect(link.right, `${lang} ${link.text}`).toBeLessThanOrEqual(width);
+        expect(link.cut, `${lang} ${link.text}`).toBe(false);
+      }
+      expect(await page.locator('header nav').evaluate((n) => n.scrollWidth <= n.clientWidth)).toBe(true);
+
+      // The sort row: each label on the line of its own select, each select wholly in view.
+      const pairs = await page.locator('.results-head .sort label').evaluateAll((labels) =>
+        labels.map((label) => {
+          const select = document.getElementById((label as HTMLLabelElement).htmlFor);
+          const l = label.getBoundingClientRect();
+          const r = select?.getBoundingClientRect();
+          return {
+            text: label.textContent,
+            middle: (l.top + l.bottom) / 2,
+            top: r?.top,
+            bottom: r?.bottom,
+            right: r?.right,
+          };
+        }),
+      );
+      expect(pairs).toHaveLength(2);
+      for (const pair of pairs) {
+        expect(pair.middle, `${lang} ${pair.text}`).toBeGreaterThan(pair.top ?? Infinity);
+        expect(pair.middle, `${lang} ${pair.text}`).toBeLessThan(pair.bottom ?? -Infinity);
+        expect(pair.right, `${lang} ${pair.text}`).toBeLessThanOrEqual(width);
+      }
+      await screenshot(page, `phone-search-${lang}`);
+
+      // The queue: no failed task is no alarm; "Failed 0" looks like any other figure.
+      await page.goto(`${s.baseUrl}/queue`);
+      await enterKey(page);
+      await expect.poll(() => page.locator('[data-stat="FAILED"] dd').innerText(), WAIT).toBe('0');
+      expect(await figureColour(page, 'FAILED')).toBe(await figureColour(page, 'IN_PROGRESS'));
+      await screenshot(page, `phone-queue-${lang}`);
+      await close(page);
+    }
+  });
+
   it('shows the queue with the key: counts as the API has them, a retry, and completions live', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     expect(api.queue, 'GET /api/discovery/stats (EXTENSIONS.md B)').toBe(true);
@@ -286,6 +348,9 @@ describe('the web console in Chromium', () => {
     // The key is in this tab's sessionStorage only: in no URL, not in localStorage.
     expect(watch.requests.filter((u) => u.includes(s.key))).toEqual([]);
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(s.key);
+
+    // A failed task is an alarm: its figure is coloured, unlike one at 0 (previous test).
+    expect(await figureColour(page, 'FAILED')).not.toBe(await figureColour(page, 'IN_PROGRESS'));
 
     // Retry the FAILED task from its detail.
     await page.getByRole('button', { name: 'Failed', exact: true }).click();
