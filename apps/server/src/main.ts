@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { startReaper, urlKey } from '@directory/core';
-import { connect, migrateToLatest, pruneChanges, redact } from '@directory/db';
+import { connect, migrateToLatest, pruneChanges, pruneRevisions, redact } from '@directory/db';
 import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
 import { startBanner } from './banner.ts';
@@ -62,6 +62,14 @@ async function prune() {
     if (removed > 0) logger.info({ removed, days: config.changes.retentionDays }, 'changes pruned');
   } catch (err) {
     logger.warn({ error: describeError(err) }, 'cannot prune changes');
+  }
+  // History's retention (EXTENSIONS F) runs in the same job, after the feed's.
+  try {
+    const { revisionsKeep: keep, revisionsDeletedDays: deletedDays } = config.changes;
+    const removed = await pruneRevisions(handle.db, keep, deletedDays);
+    if (removed > 0) logger.info({ removed, keep, deletedDays }, 'revisions pruned');
+  } catch (err) {
+    logger.warn({ error: describeError(err) }, 'cannot prune revisions');
   }
 }
 void prune();

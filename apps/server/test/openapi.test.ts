@@ -425,11 +425,11 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       const revision = 'GET /api/projects/{slug}/revisions/{revision}';
       const diff = 'GET /api/projects/{slug}/revisions/{revision}/diff';
       for (const op of [revision, diff] as const) {
-        conforms(op, await call(op, { ...at, revision: 2 }, { key: false }), 200);
-        conforms(op, await call(op, { ...alias, revision: 1 }, { key: false }), 301);
+        conforms(op, await call(op, { ...at, revision: '2' }, { key: false }), 200);
+        conforms(op, await call(op, { ...alias, revision: '1' }, { key: false }), 301);
         conforms(op, await call(op, { ...at, revision: 'x' }, { key: false }), 400);
-        conforms(op, await call(op, { ...at, revision: 99 }, { key: false }), 404);
-        conforms(op, await call(op, { ...at, revision: 1 }, hugeHeaders), 431);
+        conforms(op, await call(op, { ...at, revision: '99' }, { key: false }), 404);
+        conforms(op, await call(op, { ...at, revision: '1' }, hugeHeaders), 431);
       }
 
       const revert = 'POST /api/projects/{slug}/revert';

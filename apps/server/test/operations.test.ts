@@ -152,7 +152,7 @@ describe.each(targets)('operating the server on $name', (target) => {
       expect((await s.call('GET', '/healthz', { key: false })).status).toBe(200);
       const doc = (await s.call('GET', '/api/openapi.json', { key: false })).json;
       const operations = Object.values(doc.paths).flatMap((path: any) => Object.values(path)) as any[];
-      expect(operations).toHaveLength(22);
+      expect(operations).toHaveLength(33);
       for (const operation of operations)
         expect(operation.responses['429'].content['application/json'].schema.$ref).toMatch(
           /RateLimitedError$/,

@@ -341,6 +341,7 @@ describe('the server process on embedded PGlite', () => {
       updated: 0,
       failed: 0,
       errors: [],
+      results: expect.any(Array),
     });
     expect(await s.stop()).toBe(0);
     expect(s.output()).toMatch(/"msg":"shutting down"/);
