@@ -282,7 +282,7 @@ describe('the web console in Chromium', () => {
           return { text: a.textContent, left: r.left, right: r.right, cut: a.scrollWidth > a.clientWidth };
         }),
       );
-      expect(links).toHaveLength(6);
+      expect(links).toHaveLength(7);
       for (const link of links) {
         expect(link.left, `${lang} ${link.text}`).toBeGreaterThanOrEqual(0);
         expect(link.right, `${lang} ${link.text}`).toBeLessThanOrEqual(width);
@@ -495,6 +495,106 @@ describe('the web console in Chromium', () => {
     await close(page);
   });
 
+  it('History tab: the timeline, two revisions side by side in both languages, a revert after a confirmation; the lock control; the Deleted page restores', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const stamp = Date.now();
+    const careful = {
+      name: `精心整理 ${stamp}`,
+      nameEn: `Curated ${stamp}`,
+      description: '一个被人精心整理过的项目，有中英文名称、标签和四个链接。',
+      descriptionEn: 'A project curated with care: Chinese and English names, tags and four links.',
+      content: '## 亮点\n- 人工整理',
+      contentEn: '## Highlights\n- Curated by hand',
+      source: 'import',
+      tags: [
+        { name: `整理-${stamp}`, nameEn: `Curated ${stamp}` },
+        { name: '开源', nameEn: 'Open Source' },
+      ],
+      links: [
+        { type: 'CODEHOST', url: `https://github.com/curated/p${stamp}`, title: 'GitHub' },
+        { type: 'WEBSITE', url: `https://p${stamp}.example.org/` },
+        { type: 'MODELHUB', url: `https://huggingface.co/curated/p${stamp}` },
+        { type: 'PAPER', url: `https://arxiv.org/abs/2402.${String(stamp % 100000).padStart(5, '0')}` },
+      ],
+    };
+    const thin = {
+      name: `curated-${stamp}`,
+      description: 'A crawler found this repository.',
+      source: 'crawler',
+      tags: [{ name: 'AI' }],
+      links: [careful.links[0]],
+    };
+    const slug = (await s.call('POST', '/api/webhook/projects', { body: { projects: [careful] } })).json
+      .results[0].slug as string;
+    await s.call('POST', '/api/webhook/projects', { body: { projects: [thin] } });
+
+    const page = await open(`/projects/${slug}?tab=history`, { locale: 'en-US' });
+    const rows = page.locator('table.timeline tbody tr');
+    await rows.nth(1).waitFor(WAIT);
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain('Updated');
+    expect(await rows.nth(1).innerText()).toContain('Created');
+    // side by side: revision 1 → 2, every field in both languages, the changed rows marked
+    const compare = page.locator('.compare');
+    await compare.getByRole('heading', { name: 'Revision 1 → revision 2' }).waitFor(WAIT);
+    const row = (field: string) => compare.locator(`tr[data-field="${field}"]`);
+    expect(await row('name').getAttribute('class')).toBe('changed');
+    expect(await row('name').locator('td').allInnerTexts()).toEqual([careful.name, thin.name]);
+    expect(await row('descriptionEn').locator('td').allInnerTexts()).toEqual([careful.descriptionEn, '—']);
+    expect(await row('status').getAttribute('class')).toBeNull();
+    expect(await row('tags').locator('td').first().innerText()).toContain(`整理-${stamp} / Curated ${stamp}`);
+    await screenshot(page, 'history-desktop-en');
+
+    // revert to revision 1: the key first, then a confirmation; cancel does nothing
+    await page.getByRole('button', { name: 'Revert to revision 1…' }).click();
+    await enterKey(page);
+    const dialog = page.getByRole('alertdialog');
+    expect(await dialog.innerText()).toContain("Make the project revision 1's content again?");
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data.name).toBe(thin.name);
+    await page.getByRole('button', { name: 'Revert to revision 1…' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revert' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Reverted to revision 1 (saved as revision 3).' })
+      .waitFor(WAIT);
+    await rows.nth(2).waitFor(WAIT);
+    expect((await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data.name).toBe(careful.name);
+
+    // the lock control, on the project tab
+    await page.getByRole('link', { name: 'Project', exact: true }).click();
+    await page.getByRole('button', { name: 'Change lock…' }).click();
+    const form = page.locator('.lock-form');
+    await form.getByLabel('Chinese name').check();
+    await form.getByLabel('Tags', { exact: true }).check();
+    await form.getByLabel('Reason').fill('curated by the editors');
+    await page.getByRole('button', { name: 'Save lock' }).click();
+    await page.locator('[data-lock="name,tags"]').waitFor(WAIT);
+    expect(await page.locator('.lock').innerText()).toContain(
+      'Locked: Chinese name, Tags — curated by the editors',
+    );
+    const crawled = await s.call('POST', '/api/webhook/projects', { body: { projects: [thin] } });
+    expect(crawled.json.results[0].kept).toEqual(['name', 'tags']);
+    expect((await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data.name).toBe(careful.name);
+    await screenshot(page, 'project-lock-desktop-en');
+
+    // the Deleted page: restore after a confirmation
+    await s.call('DELETE', `/api/projects/${slug}`);
+    await page.getByRole('link', { name: 'Deleted', exact: true }).click();
+    const item = page.locator('.deleted-item').filter({ hasText: slug });
+    await item.waitFor(WAIT);
+    expect(await item.innerText()).toContain(careful.name);
+    await item.getByRole('button', { name: `Restore ${slug}…` }).click();
+    await item.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Restored ${slug}.` })
+      .waitFor(WAIT);
+    const back = (await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data;
+    expect(back).toMatchObject({ name: careful.name, lock: { fields: ['name', 'tags'] } });
+    await close(page);
+  });
+
   it('passes axe-core on every page at both widths, and takes their screenshots', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     const pages: [string, string, boolean][] = [
@@ -504,6 +604,8 @@ describe('the web console in Chromium', () => {
       ['queue', '/queue', true],
       ['changes', '/changes', true],
       ['duplicates', '/duplicates', true],
+      ['deleted', '/deleted', true],
+      ['history', `/projects/${hostileSlug}?tab=history`, false],
       ['key-prompt', '/queue', false],
     ];
     for (const width of ['desktop', 'phone'] as const) {
