@@ -175,6 +175,7 @@ describe.skipIf(!POSTGRES_URL)('the server killed with SIGKILL in the middle of 
       updated: batch.updated,
       failed: 0,
       errors: [],
+      results: expect.any(Array),
     });
     acked.created += reply.json.created;
     for (const v of batch.versions) {
@@ -643,6 +644,7 @@ describe.skipIf(skipReason !== undefined)(
           updated: 0,
           failed: 0,
           errors: [],
+          results: [expect.objectContaining({ index: 0, action: 'created', slug: slugOf(q) })],
         });
         const read = await within(s, 'GET', `/api/projects/${slugOf(q)}`);
         expect(read.status).toBe(200);
