@@ -1,43 +1,55 @@
+import { readFileSync } from 'node:fs';
 import { createDirectoryClient, DirectoryError } from '../packages/sdk/src/index.ts'; // or '@directory/sdk'
 
 const client = createDirectoryClient({
   baseUrl: process.env.DIRECTORY_URL ?? 'http://127.0.0.1:3000',
-  apiKey: process.env.WEBHOOK_API_KEY, // sent as x-api-key
+  // Sent as x-api-key: WEBHOOK_API_KEY, else the key a local server keeps in data/api-key.
+  apiKey: process.env.WEBHOOK_API_KEY ?? readFileSync('data/api-key', 'utf8').trim(),
   // optional: fetch, retries (default 3), timeoutMs per attempt (default 30000)
 });
 
+// The example's own project (example-org URLs), so that it changes nothing already there.
 const result = await client.projects.upsert({
   projects: [
     {
-      name: '深度求索',
-      nameEn: 'DeepSeek V3',
-      description: 'An open mixture-of-experts language model.',
-      tags: [{ name: '大模型', nameEn: 'LLM' }],
-      links: [{ type: 'CODEHOST', url: 'https://github.com/deepseek-ai/DeepSeek-V3' }],
+      name: '示例检索工具',
+      nameEn: 'Example Retriever',
+      description: 'A retrieval library made up for the SDK example.',
+      tags: [{ name: '示例', nameEn: 'Example' }],
+      links: [{ type: 'CODEHOST', url: 'https://github.com/example-org/retriever' }],
     },
   ],
 });
-console.log(result); // { success: true, processed: 1, created: 1, updated: 0, failed: 0, errors: [] }
+console.log(result.created, result.updated, result.results); // 1 0 [ { index: 0, action: 'created', id: '…', slug: 'example-retriever' } ]
 
-const { data } = await client.projects.get({ slug: 'deepseek-v3' });
+const { data } = await client.projects.get({ slug: 'example-retriever' });
 console.log(
   data.name,
   data.tags.map((t) => t.slug),
-);
+); // 示例检索工具 [ 'example' ]
 
-// Queue work, then claim the oldest PENDING task (null when there is none).
-await client.tasks.create({ tasks: [{ sourceUrl: 'https://example.org/some-ai-project' }] });
-const task = await client.tasks.take();
-if (task) {
-  await client.tasks.complete({
-    id: task.id,
-    explorationData: {
-      name: 'Some AI project',
-      description: 'Found by exploring the task source.',
-      tags: [{ name: 'agents' }],
-      links: [{ type: 'WEBSITE', url: task.sourceUrl }],
-    },
-  });
+// Queue a task, start it and complete it with what was found. A worker would claim the oldest
+// claimable task instead, with client.tasks.take() or client.runWorker() ("Running workers");
+// this example works on its own task so that it never takes one of yours.
+const sourceUrl = 'https://github.com/example-org/sdk-crawler';
+await client.tasks.create({ tasks: [{ sourceUrl }] });
+const [check] = (await client.tasks.checkDuplicates({ urls: [sourceUrl] })).results;
+const id = check?.existingTask?.id;
+if (id) {
+  const { task } = await client.tasks.get({ id });
+  if (task.status === 'PENDING') {
+    await client.tasks.updateStatus({ id, status: 'IN_PROGRESS' });
+    const done = await client.tasks.complete({
+      id,
+      explorationData: {
+        name: 'Example SDK Crawler',
+        description: 'Found by exploring the task source.',
+        tags: [{ name: '示例', nameEn: 'Example' }],
+        links: [{ type: 'CODEHOST', url: sourceUrl }],
+      },
+    });
+    console.log(done.action, done.slug); // created example-sdk-crawler
+  }
 }
 
 // Every failure is a DirectoryError: HTTP status (0 = no response), error type, details.
@@ -49,11 +61,11 @@ try {
 }
 
 // Any number of projects: batches of 100; an invalid item fails alone, the rest are still sent.
-const many = Array.from({ length: 250 }, (_, i) => ({
-  name: `Project ${i}`,
+const many = Array.from({ length: 150 }, (_, i) => ({
+  name: `SDK Example ${i}`,
   description: 'A generated example project.',
-  tags: [{ name: 'example' }],
-  links: [{ type: 'WEBSITE' as const, url: `https://example.org/projects/${i}` }],
+  tags: [{ name: '示例', nameEn: 'Example' }],
+  links: [{ type: 'WEBSITE' as const, url: `https://sdk-example.example.org/projects/${i}` }],
 }));
 const totals = await client.projects.upsertAll(many, {
   onBatch: (p) => console.log(`batch ${p.batch}: ${p.processed} done, ${p.failed} failed`),
@@ -63,3 +75,7 @@ console.log(totals.created, totals.errors); // errors: [{ index, name, error }],
 for await (const page of client.tasks.listAll({ status: 'COMPLETED' })) {
   for (const t of page) console.log(t.id, t.sourceUrl, t.projectId);
 }
+
+// Clean up: the example's projects go; its task stays COMPLETED (with projectId null).
+for (const slug of ['example-retriever', 'example-sdk-crawler', ...totals.written.map((w) => w.slug)])
+  await client.projects.delete({ slug }).catch(() => undefined);

@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createDirectoryTrpcClient } from '../packages/sdk/src/index.ts'; // or '@directory/sdk'
 
 const trpc = createDirectoryTrpcClient({
   baseUrl: process.env.DIRECTORY_URL ?? 'http://127.0.0.1:3000',
-  apiKey: process.env.WEBHOOK_API_KEY,
+  apiKey: process.env.WEBHOOK_API_KEY ?? readFileSync('data/api-key', 'utf8').trim(),
 });
 
 // Queries are reads, mutations are writes; inputs and outputs are the REST ones.

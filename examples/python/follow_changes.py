@@ -8,7 +8,11 @@ as a webhook whose Standard Webhooks signature it verifies by hand (HMAC-SHA256)
 
 The server must allow a webhook on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE=1):
 
-    BASE_URL=http://127.0.0.1:3000 API_KEY=<the server's WEBHOOK_API_KEY> python3 follow_changes.py
+    WEBHOOK_ALLOW_PRIVATE=1 pnpm start                 # then, from the repository root:
+    python3 examples/python/follow_changes.py
+
+BASE_URL (default http://127.0.0.1:3000) and API_KEY (default: WEBHOOK_API_KEY, else data/api-key)
+name another server.
 """
 
 import base64
@@ -27,7 +31,24 @@ import urllib.request
 import uuid
 
 BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:3000").rstrip("/")
-API_KEY = os.environ.get("API_KEY")
+
+def find_api_key():
+    """API_KEY, else WEBHOOK_API_KEY, else the key a local server keeps in data/api-key.
+
+    A server started without WEBHOOK_API_KEY on its default embedded database (./data) generates
+    a key and keeps it there, so run from the repository root this needs nothing set.
+    """
+    for name in ("API_KEY", "WEBHOOK_API_KEY"):
+        if os.environ.get(name):
+            return os.environ[name]
+    try:
+        with open(os.path.join("data", "api-key"), encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+API_KEY = find_api_key()
 TOLERANCE_SECONDS = 5 * 60
 
 
@@ -97,7 +118,8 @@ def start_receiver(secret_box, received):
 
 def main():
     if not API_KEY:
-        print("set API_KEY to the server's WEBHOOK_API_KEY", file=sys.stderr)
+        print("set API_KEY to the server's WEBHOOK_API_KEY, or run from the repository root of a server"
+              " that keeps its key in data/api-key", file=sys.stderr)
         return 2
 
     received = queue.Queue()

@@ -137,6 +137,7 @@ export function createApp(options: AppOptions): express.Express {
         db,
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], undefined),
+        actor: req.headers['x-directory-actor'],
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
         signal: requestSignal(res),
         count: metrics.countQueue,

@@ -36,8 +36,12 @@ export interface Config {
 export interface ChangesConfig {
   /** CHANGES_RETENTION_DAYS: changes older than this are removed (a cursor before them is 410). */
   retentionDays: number;
-  /** CHANGES_PRUNE_INTERVAL_MS: how often retention runs. */
+  /** CHANGES_PRUNE_INTERVAL_MS: how often retention runs (of the feed, and of revisions). */
   pruneIntervalMs: number;
+  /** REVISIONS_KEEP: revisions kept per project, the oldest pruned (EXTENSIONS F). */
+  revisionsKeep: number;
+  /** REVISIONS_DELETED_DAYS: a deleted project's revisions are kept this long after its delete. */
+  revisionsDeletedDays: number;
   /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target loopback and private addresses. */
   allowPrivateTargets: boolean;
   /** WEBHOOK_MAX_FAILURES: consecutive failed attempts that disable a webhook. */
@@ -122,6 +126,8 @@ function changesConfig(env: NodeJS.ProcessEnv): ChangesConfig {
   return {
     retentionDays: integer(env, 'CHANGES_RETENTION_DAYS', 30, 1),
     pruneIntervalMs: integer(env, 'CHANGES_PRUNE_INTERVAL_MS', 60 * 60 * 1000, 1_000),
+    revisionsKeep: integer(env, 'REVISIONS_KEEP', 100, 1),
+    revisionsDeletedDays: integer(env, 'REVISIONS_DELETED_DAYS', 90, 0),
     allowPrivateTargets: allow === '1' || allow === 'true',
     maxFailures: integer(env, 'WEBHOOK_MAX_FAILURES', 20, 1),
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),

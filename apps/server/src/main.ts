@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { ReadModel, startReaper, urlKey } from '@directory/core';
-import { connect, migrateToLatest, pruneChanges, redact } from '@directory/db';
+import { connect, migrateToLatest, pruneChanges, pruneRevisions, redact } from '@directory/db';
 import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
+import { startBanner } from './banner.ts';
 import { ChangeSignal } from './changes/signal.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
@@ -62,6 +63,14 @@ async function prune() {
   } catch (err) {
     logger.warn({ error: describeError(err) }, 'cannot prune changes');
   }
+  // History's retention (EXTENSIONS F) runs in the same job, after the feed's.
+  try {
+    const { revisionsKeep: keep, revisionsDeletedDays: deletedDays } = config.changes;
+    const removed = await pruneRevisions(handle.db, keep, deletedDays);
+    if (removed > 0) logger.info({ removed, keep, deletedDays }, 'revisions pruned');
+  } catch (err) {
+    logger.warn({ error: describeError(err) }, 'cannot prune revisions');
+  }
 }
 void prune();
 const pruner = setInterval(() => void prune(), config.changes.pruneIntervalMs);
@@ -117,6 +126,9 @@ server.once('listening', () => {
   } else if (source.kind === 'ephemeral') {
     console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${apiKey.key}`);
   }
+  // For a person at a terminal, where to go next; a pipe or a file gets JSON lines only.
+  const banner = startBanner({ isTTY: process.stdout.isTTY, host: config.host, port });
+  if (banner) console.log(banner);
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
   startReadModel();
 });

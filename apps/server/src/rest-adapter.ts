@@ -141,6 +141,7 @@ export function restRouter(options: RestOptions): Router {
         db,
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], value),
+        actor: req.headers['x-directory-actor'],
         bodyError:
           body.kind === 'malformed'
             ? 'Malformed JSON'

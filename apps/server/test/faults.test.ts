@@ -647,7 +647,7 @@ describe.skipIf(skipReason !== undefined)(
           updated: 0,
           failed: 0,
           errors: [],
-          results: expect.any(Array),
+          results: [expect.objectContaining({ index: 0, action: 'created', slug: slugOf(q) })],
         });
         const read = await within(s, 'GET', `/api/projects/${slugOf(q)}`);
         expect(read.status).toBe(200);

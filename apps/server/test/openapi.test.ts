@@ -33,6 +33,14 @@ const ENDPOINTS = [
   { op: 'GET /api/projects/by-url', keyed: false },
   { op: 'POST /api/projects/{slug}/merge', keyed: true },
   { op: 'GET /api/projects/duplicates', keyed: true },
+  { op: 'GET /api/projects/{slug}/revisions', keyed: false },
+  { op: 'GET /api/projects/{slug}/revisions/{revision}', keyed: false },
+  { op: 'GET /api/projects/{slug}/revisions/{revision}/diff', keyed: false },
+  { op: 'POST /api/projects/{slug}/revert', keyed: true },
+  { op: 'GET /api/projects/deleted', keyed: true },
+  { op: 'POST /api/projects/deleted/{id}/restore', keyed: true },
+  { op: 'PUT /api/projects/{slug}/lock', keyed: true },
+  { op: 'DELETE /api/projects/{slug}/lock', keyed: true },
   { op: 'GET /api/search/synonyms', keyed: false },
   { op: 'PUT /api/search/synonyms', keyed: true },
 ] as const;
@@ -54,13 +62,13 @@ const ERRORS: Record<number, string[]> = {
 function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
   const [method, path] = op.split(' ') as [string, string];
   const statuses = [
-    ...(op === 'GET /api/projects/{slug}' ? [301] : []),
+    ...(op === 'GET /api/projects/{slug}' || (method === 'GET' && path.includes('/revisions')) ? [301] : []),
     400,
     ...(keyed ? [401] : []),
     ...(path.includes('{') || path.endsWith('/by-url') ? [404] : []),
     408,
     ...(method === 'PATCH' ||
-    /\/(complete|heartbeat|release|merge)$/.test(path) ||
+    /\/(complete|heartbeat|release|merge|revert|restore|lock)$/.test(path) ||
     op === 'DELETE /api/projects/{slug}'
       ? [409]
       : []),
@@ -396,6 +404,77 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(duplicates, await s.call('GET', '/api/projects/duplicates?cursor=nonsense'), 400);
       conforms(duplicates, await s.call('GET', '/api/projects/duplicates', { key: false }), 401);
       conforms(duplicates, await s.call('GET', '/api/projects/duplicates', hugeHeaders), 431);
+    });
+
+    it('history: revisions, diff, revert, deleted, restore, locks (EXTENSIONS F)', async () => {
+      const [p, gone, merged] = [project(), project(), project()];
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [p, gone, merged] } });
+      await s.call('POST', '/api/webhook/projects', {
+        body: { projects: [{ ...p, description: 'Changed once more, for history.' }] },
+      });
+      const slug = (x: { nameEn: string }) => x.nameEn.toLowerCase().replace(/\s+/g, '-');
+      await s.call('POST', `/api/projects/${slug(merged)}/merge`, { body: { into: slug(p) } });
+      const alias = { slug: slug(merged) };
+      const at = { slug: slug(p) };
+      const none = { slug: 'no-such-project' };
+
+      const revisions = 'GET /api/projects/{slug}/revisions';
+      conforms(revisions, await call(revisions, at, { key: false }), 200);
+      conforms(revisions, await call(revisions, alias, { key: false }), 301);
+      conforms(revisions, await s.call('GET', `/api/projects/${at.slug}/revisions?limit=0`), 400);
+      conforms(revisions, await call(revisions, none, { key: false }), 404);
+      conforms(revisions, await call(revisions, at, hugeHeaders), 431);
+      const revision = 'GET /api/projects/{slug}/revisions/{revision}';
+      const diff = 'GET /api/projects/{slug}/revisions/{revision}/diff';
+      for (const op of [revision, diff] as const) {
+        conforms(op, await call(op, { ...at, revision: '2' }, { key: false }), 200);
+        conforms(op, await call(op, { ...alias, revision: '1' }, { key: false }), 301);
+        conforms(op, await call(op, { ...at, revision: 'x' }, { key: false }), 400);
+        conforms(op, await call(op, { ...at, revision: '99' }, { key: false }), 404);
+        conforms(op, await call(op, { ...at, revision: '1' }, hugeHeaders), 431);
+      }
+
+      const revert = 'POST /api/projects/{slug}/revert';
+      conforms(revert, await call(revert, at, { body: { revision: 1 }, key: false }), 401);
+      conforms(revert, await call(revert, at, { ...tooLarge, key: false }), 413);
+      conforms(revert, await call(revert, at, { body: { revision: 0 } }), 400);
+      conforms(revert, await call(revert, none, { body: { revision: 1 } }), 404);
+      conforms(revert, await call(revert, alias, { body: { revision: 1 } }), 409);
+      conforms(revert, await call(revert, at, { body: { revision: 1 } }), 200);
+      conforms(revert, await call(revert, at, { body: { revision: 1 }, ...hugeHeaders }), 431);
+
+      const lock = 'PUT /api/projects/{slug}/lock';
+      const unlock = 'DELETE /api/projects/{slug}/lock';
+      conforms(lock, await call(lock, at, { body: { fields: '*' }, key: false }), 401);
+      conforms(lock, await call(lock, at, { ...tooLarge, key: false }), 413);
+      conforms(lock, await call(lock, at, { body: { fields: ['slug'] } }), 400);
+      conforms(lock, await call(lock, none, { body: { fields: '*' } }), 404);
+      conforms(lock, await call(lock, alias, { body: { fields: '*' } }), 409);
+      conforms(lock, await call(lock, at, { body: { fields: ['name', 'tags'], reason: '审校过' } }), 200);
+      conforms(lock, await call(lock, at, { body: { fields: '*' }, ...hugeHeaders }), 431);
+      conforms(unlock, await call(unlock, at, { key: false }), 401);
+      conforms(unlock, await call(unlock, at, { ...tooLarge, key: false }), 413);
+      conforms(unlock, await call(unlock, at, { raw: '[]' }), 400);
+      conforms(unlock, await call(unlock, none), 404);
+      conforms(unlock, await call(unlock, alias), 409);
+      conforms(unlock, await call(unlock, at), 200);
+      conforms(unlock, await call(unlock, at, hugeHeaders), 431);
+
+      const deleted = await s.call('DELETE', `/api/projects/${slug(gone)}`);
+      const list = 'GET /api/projects/deleted';
+      conforms(list, await s.call('GET', '/api/projects/deleted?limit=1'), 200);
+      conforms(list, await s.call('GET', '/api/projects/deleted?cursor=nonsense'), 400);
+      conforms(list, await s.call('GET', '/api/projects/deleted', { key: false }), 401);
+      conforms(list, await s.call('GET', '/api/projects/deleted', hugeHeaders), 431);
+      const restore = 'POST /api/projects/deleted/{id}/restore';
+      const id = { id: deleted.json.data.project.id as string };
+      conforms(restore, await call(restore, id, { key: false }), 401);
+      conforms(restore, await call(restore, id, { ...tooLarge, key: false }), 413);
+      conforms(restore, await call(restore, id, { raw: '[]' }), 400);
+      conforms(restore, await call(restore, { id: 'no-such-project' }), 404);
+      conforms(restore, await call(restore, id), 200);
+      conforms(restore, await call(restore, id), 409);
+      conforms(restore, await call(restore, id, hugeHeaders), 431);
     });
 
     it('the duplicate checks', async () => {

@@ -11,6 +11,7 @@ const ProjectPage = lazy(() => import('./pages/Project.tsx'));
 const QueuePage = lazy(() => import('./pages/Queue.tsx'));
 const ChangesPage = lazy(() => import('./pages/Changes.tsx'));
 const DuplicatesPage = lazy(() => import('./pages/Duplicates.tsx'));
+const DeletedPage = lazy(() => import('./pages/Deleted.tsx'));
 
 function route(path: string): { page: ReactNode; section: string } {
   if (path === '/' || path === '/search') return { page: <SearchPage />, section: 'search' };
@@ -18,6 +19,7 @@ function route(path: string): { page: ReactNode; section: string } {
   if (path === '/queue') return { page: <QueuePage />, section: 'queue' };
   if (path === '/changes') return { page: <ChangesPage />, section: 'changes' };
   if (path === '/duplicates') return { page: <DuplicatesPage />, section: 'duplicates' };
+  if (path === '/deleted') return { page: <DeletedPage />, section: 'deleted' };
   const project = /^\/projects\/([^/]+)$/.exec(path);
   if (project) return { page: <ProjectPage slug={decodeURIComponent(project[1]!)} />, section: 'search' };
   return { page: <NotFound />, section: '' };
@@ -58,6 +60,7 @@ export function App() {
     ['/queue', 'queue', t.navQueue],
     ['/changes', 'changes', t.navChanges],
     ['/duplicates', 'duplicates', t.navDuplicates],
+    ['/deleted', 'deleted', t.navDeleted],
   ];
   return (
     <>

@@ -35,6 +35,27 @@ type DuplicatesReply = RouterOutputs['projects']['duplicates'];
 export type DuplicateGroup = DuplicatesReply['groups'][number];
 type MergeReply = RouterOutputs['projects']['merge'];
 
+// --- EXTENSIONS.md F: history, locks, deleted projects.
+
+type RevisionsReply = RouterOutputs['projects']['revisions'];
+export type RevisionSummary = RevisionsReply['revisions'][number];
+export type Revision = RouterOutputs['projects']['revision']['data'];
+type LockReply = RouterOutputs['projects']['lock'];
+export type LockField = NonNullable<Project['lock']>['fields'][number];
+export const LOCK_FIELDS: readonly LockField[] = [
+  'name',
+  'nameEn',
+  'description',
+  'descriptionEn',
+  'content',
+  'contentEn',
+  'status',
+  'tags',
+  'links',
+];
+type DeletedReply = RouterOutputs['projects']['deleted'];
+export type DeletedProject = DeletedReply['projects'][number];
+
 // --- transport ---------------------------------------------------------------------------------
 
 /** A reply in the error envelope (`{success: false, error, details}`), or a failed connection. */
@@ -199,6 +220,44 @@ export const api = {
       key: true,
       body: { into } satisfies Omit<RouterInputs['projects']['merge'], 'slug'>,
     }),
+  revisions: (slug: string, cursor: string | null, signal?: AbortSignal) =>
+    call<RevisionsReply>('GET', `/api/projects/${encodeURIComponent(slug)}/revisions`, {
+      query: { cursor, limit: 50 },
+      signal,
+    }),
+  revision: (slug: string, n: number, signal?: AbortSignal) =>
+    call<RouterOutputs['projects']['revision']>(
+      'GET',
+      `/api/projects/${encodeURIComponent(slug)}/revisions/${n}`,
+      {
+        signal,
+      },
+    ),
+  revert: (slug: string, revision: number) =>
+    call<RouterOutputs['projects']['revert']>('POST', `/api/projects/${encodeURIComponent(slug)}/revert`, {
+      key: true,
+      body: { revision } satisfies Omit<RouterInputs['projects']['revert'], 'slug'>,
+    }),
+  lock: (slug: string, fields: LockField[], reason: string) =>
+    call<LockReply>('PUT', `/api/projects/${encodeURIComponent(slug)}/lock`, {
+      key: true,
+      body: { fields, ...(reason.trim() && { reason: reason.trim() }) } satisfies Omit<
+        RouterInputs['projects']['lock'],
+        'slug'
+      >,
+    }),
+  unlock: (slug: string) =>
+    call<LockReply>('DELETE', `/api/projects/${encodeURIComponent(slug)}/lock`, { key: true }),
+  deleted: (cursor: string | null, signal?: AbortSignal) =>
+    call<DeletedReply>('GET', '/api/projects/deleted', { key: true, query: { cursor, limit: 20 }, signal }),
+  restore: (id: string) =>
+    call<RouterOutputs['projects']['restore']>(
+      'POST',
+      `/api/projects/deleted/${encodeURIComponent(id)}/restore`,
+      {
+        key: true,
+      },
+    ),
   changes: (after: string | null, wait: number, limit: number, signal?: AbortSignal) =>
     call<ChangesReply>('GET', '/api/changes', { key: true, query: { after, wait, limit }, signal }),
 };

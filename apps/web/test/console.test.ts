@@ -261,6 +261,68 @@ describe('the web console in Chromium', () => {
     }
   });
 
+  /** The computed colour of a queue figure. */
+  const figureColour = (page: Page, stat: string) =>
+    page.locator(`[data-stat="${stat}"] dd`).evaluate((dd) => getComputedStyle(dd).color);
+
+  it('fits a phone (390 px) in both languages: the whole navigation in view, each sort label beside its select, no alarm for Failed 0', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    expect((await s.call('GET', '/api/discovery/stats')).json.counts.FAILED).toBe(0);
+    for (const locale of ['en-US', 'zh-CN']) {
+      const lang = locale.slice(0, 2);
+      const page = await open('/?q=%E6%A8%A1%E5%9E%8B', { locale, width: 'phone' });
+      await page.locator('ol.result-list > li').first().waitFor();
+      const width = page.viewportSize()?.width ?? 0;
+      expect(width).toBe(390);
+
+      // The navigation: every section's link wholly in view and uncut, nothing hidden to scroll to.
+      const links = await page.locator('header nav a').evaluateAll((as) =>
+        as.map((a) => {
+          const r = a.getBoundingClientRect();
+          return { text: a.textContent, left: r.left, right: r.right, cut: a.scrollWidth > a.clientWidth };
+        }),
+      );
+      expect(links).toHaveLength(7);
+      for (const link of links) {
+        expect(link.left, `${lang} ${link.text}`).toBeGreaterThanOrEqual(0);
+        expect(link.right, `${lang} ${link.text}`).toBeLessThanOrEqual(width);
+        expect(link.cut, `${lang} ${link.text}`).toBe(false);
+      }
+      expect(await page.locator('header nav').evaluate((n) => n.scrollWidth <= n.clientWidth)).toBe(true);
+
+      // The sort row: each label on the line of its own select, each select wholly in view.
+      const pairs = await page.locator('.results-head .sort label').evaluateAll((labels) =>
+        labels.map((label) => {
+          const select = document.getElementById((label as HTMLLabelElement).htmlFor);
+          const l = label.getBoundingClientRect();
+          const r = select?.getBoundingClientRect();
+          return {
+            text: label.textContent,
+            middle: (l.top + l.bottom) / 2,
+            top: r?.top,
+            bottom: r?.bottom,
+            right: r?.right,
+          };
+        }),
+      );
+      expect(pairs).toHaveLength(2);
+      for (const pair of pairs) {
+        expect(pair.middle, `${lang} ${pair.text}`).toBeGreaterThan(pair.top ?? Infinity);
+        expect(pair.middle, `${lang} ${pair.text}`).toBeLessThan(pair.bottom ?? -Infinity);
+        expect(pair.right, `${lang} ${pair.text}`).toBeLessThanOrEqual(width);
+      }
+      await screenshot(page, `phone-search-${lang}`);
+
+      // The queue: no failed task is no alarm; "Failed 0" looks like any other figure.
+      await page.goto(`${s.baseUrl}/queue`);
+      await enterKey(page);
+      await expect.poll(() => page.locator('[data-stat="FAILED"] dd').innerText(), WAIT).toBe('0');
+      expect(await figureColour(page, 'FAILED')).toBe(await figureColour(page, 'IN_PROGRESS'));
+      await screenshot(page, `phone-queue-${lang}`);
+      await close(page);
+    }
+  });
+
   it('shows the queue with the key: counts as the API has them, a retry, and completions live', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     expect(api.queue, 'GET /api/discovery/stats (EXTENSIONS.md B)').toBe(true);
@@ -286,6 +348,9 @@ describe('the web console in Chromium', () => {
     // The key is in this tab's sessionStorage only: in no URL, not in localStorage.
     expect(watch.requests.filter((u) => u.includes(s.key))).toEqual([]);
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(s.key);
+
+    // A failed task is an alarm: its figure is coloured, unlike one at 0 (previous test).
+    expect(await figureColour(page, 'FAILED')).not.toBe(await figureColour(page, 'IN_PROGRESS'));
 
     // Retry the FAILED task from its detail.
     await page.getByRole('button', { name: 'Failed', exact: true }).click();
@@ -430,6 +495,106 @@ describe('the web console in Chromium', () => {
     await close(page);
   });
 
+  it('History tab: the timeline, two revisions side by side in both languages, a revert after a confirmation; the lock control; the Deleted page restores', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const stamp = Date.now();
+    const careful = {
+      name: `精心整理 ${stamp}`,
+      nameEn: `Curated ${stamp}`,
+      description: '一个被人精心整理过的项目，有中英文名称、标签和四个链接。',
+      descriptionEn: 'A project curated with care: Chinese and English names, tags and four links.',
+      content: '## 亮点\n- 人工整理',
+      contentEn: '## Highlights\n- Curated by hand',
+      source: 'import',
+      tags: [
+        { name: `整理-${stamp}`, nameEn: `Curated ${stamp}` },
+        { name: '开源', nameEn: 'Open Source' },
+      ],
+      links: [
+        { type: 'CODEHOST', url: `https://github.com/curated/p${stamp}`, title: 'GitHub' },
+        { type: 'WEBSITE', url: `https://p${stamp}.example.org/` },
+        { type: 'MODELHUB', url: `https://huggingface.co/curated/p${stamp}` },
+        { type: 'PAPER', url: `https://arxiv.org/abs/2402.${String(stamp % 100000).padStart(5, '0')}` },
+      ],
+    };
+    const thin = {
+      name: `curated-${stamp}`,
+      description: 'A crawler found this repository.',
+      source: 'crawler',
+      tags: [{ name: 'AI' }],
+      links: [careful.links[0]],
+    };
+    const slug = (await s.call('POST', '/api/webhook/projects', { body: { projects: [careful] } })).json
+      .results[0].slug as string;
+    await s.call('POST', '/api/webhook/projects', { body: { projects: [thin] } });
+
+    const page = await open(`/projects/${slug}?tab=history`, { locale: 'en-US' });
+    const rows = page.locator('table.timeline tbody tr');
+    await rows.nth(1).waitFor(WAIT);
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain('Updated');
+    expect(await rows.nth(1).innerText()).toContain('Created');
+    // side by side: revision 1 → 2, every field in both languages, the changed rows marked
+    const compare = page.locator('.compare');
+    await compare.getByRole('heading', { name: 'Revision 1 → revision 2' }).waitFor(WAIT);
+    const row = (field: string) => compare.locator(`tr[data-field="${field}"]`);
+    expect(await row('name').getAttribute('class')).toBe('changed');
+    expect(await row('name').locator('td').allInnerTexts()).toEqual([careful.name, thin.name]);
+    expect(await row('descriptionEn').locator('td').allInnerTexts()).toEqual([careful.descriptionEn, '—']);
+    expect(await row('status').getAttribute('class')).toBeNull();
+    expect(await row('tags').locator('td').first().innerText()).toContain(`整理-${stamp} / Curated ${stamp}`);
+    await screenshot(page, 'history-desktop-en');
+
+    // revert to revision 1: the key first, then a confirmation; cancel does nothing
+    await page.getByRole('button', { name: 'Revert to revision 1…' }).click();
+    await enterKey(page);
+    const dialog = page.getByRole('alertdialog');
+    expect(await dialog.innerText()).toContain("Make the project revision 1's content again?");
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data.name).toBe(thin.name);
+    await page.getByRole('button', { name: 'Revert to revision 1…' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revert' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Reverted to revision 1 (saved as revision 3).' })
+      .waitFor(WAIT);
+    await rows.nth(2).waitFor(WAIT);
+    expect((await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data.name).toBe(careful.name);
+
+    // the lock control, on the project tab
+    await page.getByRole('link', { name: 'Project', exact: true }).click();
+    await page.getByRole('button', { name: 'Change lock…' }).click();
+    const form = page.locator('.lock-form');
+    await form.getByLabel('Chinese name').check();
+    await form.getByLabel('Tags', { exact: true }).check();
+    await form.getByLabel('Reason').fill('curated by the editors');
+    await page.getByRole('button', { name: 'Save lock' }).click();
+    await page.locator('[data-lock="name,tags"]').waitFor(WAIT);
+    expect(await page.locator('.lock').innerText()).toContain(
+      'Locked: Chinese name, Tags — curated by the editors',
+    );
+    const crawled = await s.call('POST', '/api/webhook/projects', { body: { projects: [thin] } });
+    expect(crawled.json.results[0].kept).toEqual(['name', 'tags']);
+    expect((await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data.name).toBe(careful.name);
+    await screenshot(page, 'project-lock-desktop-en');
+
+    // the Deleted page: restore after a confirmation
+    await s.call('DELETE', `/api/projects/${slug}`);
+    await page.getByRole('link', { name: 'Deleted', exact: true }).click();
+    const item = page.locator('.deleted-item').filter({ hasText: slug });
+    await item.waitFor(WAIT);
+    expect(await item.innerText()).toContain(careful.name);
+    await item.getByRole('button', { name: `Restore ${slug}…` }).click();
+    await item.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Restored ${slug}.` })
+      .waitFor(WAIT);
+    const back = (await s.call('GET', `/api/projects/${slug}`, { key: false })).json.data;
+    expect(back).toMatchObject({ name: careful.name, lock: { fields: ['name', 'tags'] } });
+    await close(page);
+  });
+
   it('passes axe-core on every page at both widths, and takes their screenshots', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     const pages: [string, string, boolean][] = [
@@ -439,6 +604,8 @@ describe('the web console in Chromium', () => {
       ['queue', '/queue', true],
       ['changes', '/changes', true],
       ['duplicates', '/duplicates', true],
+      ['deleted', '/deleted', true],
+      ['history', `/projects/${hostileSlug}?tab=history`, false],
       ['key-prompt', '/queue', false],
     ];
     for (const width of ['desktop', 'phone'] as const) {

@@ -48,6 +48,9 @@ const TAGS: Record<string, string> = {
     'The discovery queue: tasks for source URLs, moved through their states and completed with a project.',
   tags: 'Browse the tags of the directory with their project counts.',
   search: 'How search matches: the synonym sets it applies.',
+  history:
+    "Nothing curated is lost: a project's revisions, diffs between them, revert, deleted projects and restore, and " +
+    'locks that keep fields from being replaced by upserts and completes.',
   changes:
     'The change feed: every create, update and delete of a project or task, in commit order, from a cursor.',
   webhooks:
@@ -131,6 +134,8 @@ function addExamples(operation: Operation, examples: Meta['examples']): void {
   const body: Record<string, unknown> = { ...examples.request };
   for (const parameter of operation.parameters ?? []) {
     if (!('name' in parameter)) continue;
+    // a path parameter is always required (a preprocessed one, such as a revision number, is not seen as such)
+    if (parameter.in === 'path') parameter.required = true;
     if (parameter.name in body) parameter.example = body[parameter.name];
     delete body[parameter.name];
   }

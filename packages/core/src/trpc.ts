@@ -24,6 +24,8 @@ export interface Context {
   signal?: AbortSignal | undefined;
   /** Counts queue events for /metrics. */
   count?: ((event: QueueEvent, n: number) => void) | undefined;
+  /** The request's X-Directory-Actor header as sent (history/actor.ts reads it). */
+  actor?: string | string[] | undefined;
   /** The change feed's long-poll signal and webhook settings (absent: polling, defaults). */
   feed?: FeedServices | undefined;
   /** This process's read model: the reads of projects and tags come from it. */

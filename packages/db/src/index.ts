@@ -4,6 +4,7 @@ export * from './changes.repository.ts';
 export * from './connect.ts';
 export * from './duplicates.repository.ts';
 export { isDatabaseUnavailable } from './errors.ts';
+export * from './history.repository.ts';
 export * from './locks.ts';
 export * from './merges.repository.ts';
 export { migrateToLatest } from './migrate.ts';

@@ -24,7 +24,14 @@ export interface TagDetail {
   slug: string;
 }
 
-export type ProjectDetailRow = ProjectRow & { links: LinkDetail[]; tags: TagDetail[] };
+/** A project's lock (EXTENSIONS F): the fields an upsert or complete keeps; null fields when unlocked. */
+export interface LockColumns {
+  lock_fields: string[] | null;
+  lock_reason: string | null;
+  lock_at: Date | null;
+}
+
+export type ProjectDetailRow = ProjectRow & LockColumns & { links: LinkDetail[]; tags: TagDetail[] };
 
 /**
  * A project with its links and tags, in submitted order: one round trip. Lookups of a few
@@ -64,11 +71,26 @@ function projectDetailBySlugQuery(db: Db, slug: string) {
   return projectDetailQuery(db).where('p.slug', '=', slug);
 }
 
+/**
+ * Several projects by id, as findProjectDetailBySlug reads one (in no particular order): one
+ * round trip, one index lookup per id. `forUpdate` locks their rows until the transaction ends.
+ */
+export async function findProjectDetailsByIds(
+  db: Db,
+  ids: readonly string[],
+  forUpdate = false,
+): Promise<ProjectDetailRow[]> {
+  if (ids.length === 0) return [];
+  const query = projectDetailQuery(db).where('p.id', '=', sql<string>`any(${[...ids]}::text[])`);
+  return (await (forUpdate ? query.forUpdate('p') : query).execute()) as ProjectDetailRow[];
+}
+
 /** Projects with their links and tags in the API's shape; the caller adds the where. */
 export function projectDetailQuery(db: Db) {
   return db
     .selectFrom('projects as p')
     .select(PROJECT_COLUMNS.map((c) => `p.${c}` as const))
+    .select(['p.lock_fields', 'p.lock_reason', 'p.lock_at'])
     .select((eb) => [
       jsonArrayFrom(
         eb
@@ -115,7 +137,7 @@ export interface IdentityKeys {
 export async function findProjectsByIdentity(
   db: Db,
   keysList: IdentityKeys[],
-): Promise<({ id: string; slug: string } | undefined)[]> {
+): Promise<({ id: string; slug: string; lockFields: string[] | null } | undefined)[]> {
   const items: number[] = [];
   const types: string[] = [];
   const values: string[] = [];
@@ -129,29 +151,32 @@ export async function findProjectsByIdentity(
     for (const key of keys.websiteKeys) add('WEBSITE', key);
     if (keys.slug !== null) add('SLUG', keys.slug);
   });
-  const found: ({ id: string; slug: string } | undefined)[] = keysList.map(() => undefined);
+  const found: ({ id: string; slug: string; lockFields: string[] | null } | undefined)[] = keysList.map(
+    () => undefined,
+  );
   if (items.length === 0) return found;
-  const result = await sql<{ item: number; id: string; slug: string }>`
-    select distinct on (k.item) k.item, m.id, m.slug
+  const result = await sql<{ item: number; id: string; slug: string; lock_fields: string[] | null }>`
+    select distinct on (k.item) k.item, m.id, m.slug, m.lock_fields
     from unnest(${items}::int[], ${types}::text[], ${values}::text[]) with ordinality as k(item, type, value, ord)
     cross join lateral (
-      select p.id, p.slug, p.created_at
+      select p.id, p.slug, p.created_at, p.lock_fields
       from links l
-      cross join lateral (select id, slug, created_at from projects where id = l.project_id limit 1) p
+      cross join lateral (select id, slug, created_at, lock_fields from projects where id = l.project_id limit 1) p
       where k.type <> 'SLUG' and l.type = k.type and l.url_key = k.value
       union all
-      select p.id, p.slug, p.created_at from projects p where k.type = 'SLUG' and p.slug = k.value
+      select p.id, p.slug, p.created_at, p.lock_fields from projects p where k.type = 'SLUG' and p.slug = k.value
       union all
       -- a slug that was merged away stands for the project it went into (EXTENSIONS E)
-      select p.id, p.slug, p.created_at from project_aliases a
-      cross join lateral (select id, slug, created_at from projects where id = a.project_id limit 1) p
+      select p.id, p.slug, p.created_at, p.lock_fields from project_aliases a
+      cross join lateral (select id, slug, created_at, lock_fields from projects where id = a.project_id limit 1) p
       where k.type = 'SLUG' and a.slug = k.value
       order by created_at, id
       limit 1
     ) m
     order by k.item, k.ord
   `.execute(db);
-  for (const row of result.rows) found[row.item] = { id: row.id, slug: row.slug };
+  for (const row of result.rows)
+    found[row.item] = { id: row.id, slug: row.slug, lockFields: row.lock_fields };
   return found;
 }
 
@@ -166,7 +191,13 @@ export interface ProjectWrite {
   id: string;
   fields: ProjectFields;
   position: number;
+  /** Inserts only: a restored project's original creation time and lock (default: now, none). */
+  createdAt?: string | undefined;
+  lock?: { fields: string[]; reason: string | null; at: string } | null | undefined;
 }
+
+/** Lists travel to unnest() joined by U+0001 (no value holds it). */
+const SEP = '\u0001';
 
 /** Inserts new projects in one statement. */
 export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: string })[]): Promise<void> {
@@ -174,9 +205,10 @@ export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: strin
   const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
   await sql`
     insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
-      status, source, created_at, updated_at)
+      status, source, created_at, updated_at, lock_fields, lock_reason, lock_at)
     select u.id, u.slug, u.name, u.name_en, u.description, u.description_en, u.content, u.content_en,
-      u.status, u.source, u.at, u.at
+      u.status, u.source, coalesce(u.created_at, u.at), u.at,
+      string_to_array(u.lock_fields, chr(1)), u.lock_reason, u.lock_at
     from (
       select *, now() + u.position * interval '1 microsecond' as at
       from unnest(
@@ -185,8 +217,12 @@ export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: strin
         ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
         ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
         ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
-        ${rows.map((r) => r.position)}::int[]
-      ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position)
+        ${rows.map((r) => r.position)}::int[],
+        ${rows.map((r) => r.createdAt ?? null)}::timestamptz[],
+        ${rows.map((r) => r.lock?.fields.join(SEP) ?? null)}::text[],
+        ${rows.map((r) => r.lock?.reason ?? null)}::text[], ${rows.map((r) => r.lock?.at ?? null)}::timestamptz[]
+      ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position,
+        created_at, lock_fields, lock_reason, lock_at)
     ) u
   `.execute(db);
 }
@@ -214,6 +250,8 @@ export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void
 }
 
 export interface NewLink {
+  /** The id to give the link if it is inserted (a revert, a restore); otherwise a new one is made. */
+  id?: string | undefined;
   type: LinkType;
   url: string;
   /** core's urlKey(url). */
@@ -272,8 +310,8 @@ async function findLinksAndTags(db: Db, projectIds: string[]) {
 export async function replaceLinksAndTags(
   db: Db,
   projects: LinksAndTags[],
-  /** Ids for the links that are inserted (a kept link keeps its id). */
-  newId: () => string,
+  /** Ids for the links that are inserted (a kept link keeps its id); a revert passes the revision's. */
+  newId: (link: NewLink) => string,
 ): Promise<void> {
   if (projects.length === 0) return;
   const stored = await findLinksAndTags(
@@ -293,7 +331,7 @@ export async function replaceLinksAndTags(
       const old = storedLinks.get(key);
       storedLinks.delete(key);
       const row = { ...link, url_key: urlKey, project_id: projectId, position };
-      if (!old) linkInserts.push({ ...row, id: newId() });
+      if (!old) linkInserts.push({ ...row, id: newId({ urlKey, ...link }) });
       else if (
         old.url !== link.url ||
         old.type !== link.type ||

@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import { type ProjectDetailRow, projectDetailQuery } from './projects.repository.ts';
 import type { Database, LinkType, ProjectStatus } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -113,12 +112,6 @@ export async function readIndexedProjects(
           cross join lateral (select * from tags where id = u.id limit 1) t
         `.execute(db);
   return { projects: projects.rows, tags: tags.rows };
-}
-
-/** The projects among `ids` in the API's shape (endpoint 2), in one round trip. */
-export async function findProjectDetailsByIds(db: Db, ids: string[]): Promise<ProjectDetailRow[]> {
-  if (ids.length === 0) return [];
-  return (await projectDetailQuery(db).where('p.id', 'in', ids).execute()) as ProjectDetailRow[];
 }
 
 export interface ProjectChange {

@@ -21,6 +21,10 @@ export interface ProjectsTable {
   source: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  // the lock (migration 2026_11_25_000800_history): lock_fields null when unlocked
+  lock_fields: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  lock_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  lock_at: NullableTimestamp;
 }
 
 export interface TagsTable {

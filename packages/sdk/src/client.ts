@@ -18,7 +18,7 @@ import type {
   Task,
 } from './types.ts';
 
-/** `{ baseUrl, apiKey?, fetch?, retries?, timeoutMs? }` */
+/** `{ baseUrl, apiKey?, actor?, fetch?, retries?, timeoutMs? }` */
 export type DirectoryClientOptions = TransportOptions;
 
 export interface DirectoryClient {

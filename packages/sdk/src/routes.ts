@@ -37,6 +37,18 @@ export const ROUTES = {
     // a merge repeated after it took effect would answer 409 (the slug is an alias by then)
     merge: { method: 'POST', path: '/api/projects/{slug}/merge', repeatable: false },
     duplicates: { method: 'GET', path: '/api/projects/duplicates', repeatable: true },
+    // history (EXTENSIONS F)
+    revisions: { method: 'GET', path: '/api/projects/{slug}/revisions', repeatable: true },
+    revision: { method: 'GET', path: '/api/projects/{slug}/revisions/{revision}', repeatable: true },
+    diff: { method: 'GET', path: '/api/projects/{slug}/revisions/{revision}/diff', repeatable: true },
+    // a revert repeated converges on the same content (the repeat stores no revision)
+    revert: { method: 'POST', path: '/api/projects/{slug}/revert', repeatable: true },
+    deleted: { method: 'GET', path: '/api/projects/deleted', repeatable: true },
+    // a restore repeated after it took effect would answer 409 (not deleted)
+    restore: { method: 'POST', path: '/api/projects/deleted/{id}/restore', repeatable: false },
+    // setting or clearing the same lock again changes nothing
+    lock: { method: 'PUT', path: '/api/projects/{slug}/lock', repeatable: true },
+    unlock: { method: 'DELETE', path: '/api/projects/{slug}/lock', repeatable: true },
   },
   tasks: {
     create: { method: 'POST', path: '/api/discovery/tasks', repeatable: true },

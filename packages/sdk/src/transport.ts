@@ -6,6 +6,11 @@ export interface TransportOptions {
   baseUrl: string;
   /** Sent as `x-api-key` on every request. */
   apiKey?: string;
+  /**
+   * Who is writing: sent as `X-Directory-Actor` on every request, recorded on the revisions a
+   * write stores (at most 100 characters; percent-encoded when it is not plain ASCII).
+   */
+  actor?: string;
   /** Used for every request; default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
   /** Further attempts after a failure that may be retried; default 3. */
@@ -69,6 +74,7 @@ type Outcome =
  */
 export function createTransport(options: TransportOptions): Send {
   const { baseUrl, apiKey, retries = 3, timeoutMs = 30_000 } = options;
+  const actor = options.actor?.trim() ? actorHeader(options.actor.trim()) : undefined;
   const fetchFn = options.fetch ?? globalThis.fetch;
   /** X-Directory-Position of this client's last write: its reads wait for it (EXTENSIONS D). */
   let lastWrite: string | undefined;
@@ -85,6 +91,7 @@ export function createTransport(options: TransportOptions): Send {
     const { url, body } = buildRequest(baseUrl, route, withPosition);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (apiKey !== undefined) headers['x-api-key'] = apiKey;
+    if (actor !== undefined) headers['x-directory-actor'] = actor;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -134,4 +141,12 @@ export function createTransport(options: TransportOptions): Send {
       signal?.throwIfAborted();
     }
   };
+}
+
+/**
+ * An actor as a header value: as it is when it is printable ASCII without `%`, else
+ * percent-encoded (UTF-8), which the service decodes (a header carries only Latin-1).
+ */
+export function actorHeader(actor: string): string {
+  return /^[\x20-\x24\x26-\x7e]*$/.test(actor) ? actor : encodeURIComponent(actor);
 }

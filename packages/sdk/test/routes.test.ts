@@ -26,7 +26,7 @@ describe('the SDK route table', () => {
     expect(sdk).toEqual(serverRoutes());
   });
 
-  it('marks exactly the deletes, status change, complete, claim, release, merge and webhook create as not repeatable', () => {
+  it('marks exactly the deletes, status change, complete, claim, release, merge, restore and webhook create as not repeatable', () => {
     const once = Object.entries(ROUTES).flatMap(([namespace, routes]) =>
       Object.entries(routes)
         .filter(([, r]) => !r.repeatable)
@@ -35,6 +35,7 @@ describe('the SDK route table', () => {
     expect(once.sort()).toEqual([
       'projects.delete',
       'projects.merge',
+      'projects.restore',
       'tasks.claim',
       'tasks.complete',
       'tasks.release',

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { ApiError, api, LINK_TYPES, type Project } from '../api.ts';
 import { ErrorNote, Time } from '../components.tsx';
+import { History } from '../history/History.tsx';
+import { LockControl } from '../history/LockControl.tsx';
 import { type Lang, localName, useI18n } from '../i18n.tsx';
 import { renderMarkdown } from '../markdown.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
@@ -9,7 +11,9 @@ import { searchHref } from './Search.tsx';
 
 export default function ProjectPage({ slug }: { slug: string }) {
   const { t, lang } = useI18n();
-  const from = useLocation().search.get('from');
+  const { search } = useLocation();
+  const from = search.get('from');
+  const tab = search.get('tab') === 'history' ? 'history' : 'project';
   const query = useQuery({
     queryKey: ['project', slug],
     queryFn: ({ signal }) => api.project(slug, signal),
@@ -91,15 +95,32 @@ export default function ProjectPage({ slug }: { slug: string }) {
             </li>
           ))}
         </ul>
-      </header>
-      <div className="project-body">
-        <div className="columns">
-          {columns.map((column) => (
-            <LanguageColumn key={column} project={project} column={column} />
+        <LockControl key={`${project.slug} ${project.lock?.at ?? ''}`} project={project} />
+        <nav className="tabs project-tabs" aria-label={t.historyTitle}>
+          {(['project', 'history'] as const).map((id) => (
+            <Link
+              key={id}
+              className="tab"
+              href={`/projects/${encodeURIComponent(project.slug)}${id === 'history' ? '?tab=history' : ''}`}
+              aria-current={tab === id ? 'page' : undefined}
+            >
+              {id === 'history' ? t.tabHistory : t.tabProject}
+            </Link>
           ))}
+        </nav>
+      </header>
+      {tab === 'history' ? (
+        <History slug={project.slug} />
+      ) : (
+        <div className="project-body">
+          <div className="columns">
+            {columns.map((column) => (
+              <LanguageColumn key={column} project={project} column={column} />
+            ))}
+          </div>
+          <Links project={project} />
         </div>
-        <Links project={project} />
-      </div>
+      )}
     </article>
   );
 }

@@ -101,7 +101,7 @@ function Stats({ poll }: { poll: number | false }) {
       </h2>
       <dl className="stats" lang={lang === 'zh' ? 'zh-CN' : 'en'}>
         {figures.map(([key, label, value]) => (
-          <div key={key} className={`stat stat-${key}`} data-stat={key}>
+          <div key={key} className={`stat stat-${key}${value === 0 ? ' zero' : ''}`} data-stat={key}>
             <dt>{label}</dt>
             <dd>{value ?? '…'}</dd>
           </div>

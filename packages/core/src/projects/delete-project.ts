@@ -1,4 +1,6 @@
-import { deleteProjectBySlug } from '@directory/db';
+import { deleteProjectBySlug, findProjectDetailsByIds, findProjectIdBySlug } from '@directory/db';
+import { actorOf } from '../history/actor.ts';
+import { recordDeletions } from '../history/record-revisions.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { missingProject } from './aliases.ts';
@@ -10,7 +12,17 @@ export const deleteProject = keyedProcedure
   .input(DeleteProjectInput)
   .output(DeleteProjectOutput)
   .mutation(async ({ ctx, input }) => {
-    const deleted = await inTransaction(ctx.db, (trx) => deleteProjectBySlug(trx, input.slug));
+    const actor = actorOf(ctx);
+    // The project is locked and read as it is, deleted, and its last revision (via "delete", the
+    // body before the delete) stored, in one transaction (EXTENSIONS F).
+    const deleted = await inTransaction(ctx.db, async (trx) => {
+      const id = await findProjectIdBySlug(trx, input.slug);
+      const [before] = id === undefined ? [] : await findProjectDetailsByIds(trx, [id], true);
+      if (!before) return undefined;
+      const done = await deleteProjectBySlug(trx, before.slug);
+      if (done) await recordDeletions(trx, [before], { via: 'delete', actor });
+      return done;
+    });
     if (!deleted) throw await missingProject(ctx.db, input.slug, 'write', projectNotFound(input.slug));
     const { linksCount, tagsCount, ...project } = deleted;
     return {

@@ -1,3 +1,4 @@
+import { actorOf } from '../history/actor.ts';
 import { toProject } from '../schemas/project.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -9,6 +10,9 @@ export const mergeProject = keyedProcedure
   .input(MergeProjectInput)
   .output(MergeProjectOutput)
   .mutation(async ({ ctx, input }) => {
-    const { project, merged } = await inTransaction(ctx.db, (trx) => merge(trx, input.slug, input.into));
+    const actor = actorOf(ctx);
+    const { project, merged } = await inTransaction(ctx.db, (trx) =>
+      merge(trx, input.slug, input.into, actor),
+    );
     return { success: true as const, data: { project: toProject(project), merged } };
   });

@@ -3,6 +3,7 @@ import {
   findAliasTarget,
   findMergeParty,
   findProjectDetailBySlug,
+  findProjectDetailsByIds,
   findProjectIdBySlug,
   type Kysely,
   lockKeys,
@@ -12,6 +13,8 @@ import {
   updateProjects,
 } from '@directory/db';
 import { AppError } from '../errors.ts';
+import { recordDeletions, recordRevisions } from '../history/record-revisions.ts';
+import type { RevisionContext } from '../history/revision-context.ts';
 import { projectLockKey } from '../identity.ts';
 import { missingProject } from './aliases.ts';
 import { projectNotFound } from './get-project.ts';
@@ -48,6 +51,7 @@ export async function mergeProject(
   trx: Kysely<Database>,
   fromSlug: string,
   intoSlug: string,
+  actor: string | null,
 ): Promise<MergeResult> {
   const fromId = await findProjectIdBySlug(trx, fromSlug);
   if (fromId === undefined) throw await missingProject(trx, fromSlug, 'write', projectNotFound(fromSlug));
@@ -80,9 +84,15 @@ export async function mergeProject(
   if (!target || target.id !== intoId) throw projectNotFound(intoSlug);
   await lockKeys(trx, identityLocks(source));
 
+  // History (EXTENSIONS F): the source's last revision is its body before the merge (action
+  // "deleted"), the target's the merged project (action "updated"), both via "merge".
+  const [sourceBefore] = await findProjectDetailsByIds(trx, [source.id]);
   await mergeProjectRows(trx, source, target);
   await rewriteDerived(trx, (await findProjectDetailBySlug(trx, target.slug))!);
   const merged = (await findProjectDetailBySlug(trx, target.slug))!;
+  const how: RevisionContext = { via: 'merge', actor };
+  await recordDeletions(trx, [sourceBefore!], how);
+  await recordRevisions(trx, [{ projectId: target.id, action: 'updated' }], how);
   return { project: merged, merged: { id: source.id, slug: source.slug } };
 }
 

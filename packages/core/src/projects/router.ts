@@ -1,3 +1,11 @@
+import { diffRevisions } from '../history/diff-revisions.ts';
+import { getRevision } from '../history/get-revision.ts';
+import { listDeleted } from '../history/list-deleted.ts';
+import { listRevisions } from '../history/list-revisions.ts';
+import { lockProject } from '../history/lock-project.ts';
+import { restoreProject } from '../history/restore-project.ts';
+import { revertProject } from '../history/revert-project.ts';
+import { unlockProject } from '../history/unlock-project.ts';
 import { router } from '../trpc.ts';
 import { checkProjectDuplicates } from './check-project-duplicates.ts';
 import { deleteProject } from './delete-project.ts';
@@ -17,4 +25,13 @@ export const projectsRouter = router({
   byUrl: getProjectByUrl,
   merge: mergeProject,
   duplicates: findDuplicates,
+  // history (EXTENSIONS F)
+  revisions: listRevisions,
+  revision: getRevision,
+  diff: diffRevisions,
+  revert: revertProject,
+  deleted: listDeleted,
+  restore: restoreProject,
+  lock: lockProject,
+  unlock: unlockProject,
 });

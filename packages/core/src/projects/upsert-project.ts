@@ -1,5 +1,6 @@
 import {
   type Database,
+  findProjectDetailsByIds,
   findProjectsByIdentity,
   insertProjects,
   type Kysely,
@@ -11,8 +12,11 @@ import {
   updateProjects,
 } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
+import { applyLock } from '../history/apply-lock.ts';
+import { recordRevisions } from '../history/record-revisions.ts';
+import type { RevisionContext } from '../history/revision-context.ts';
 import { identityKeys, identityLockKeys } from '../identity.ts';
-import type { ProjectInput } from '../schemas/project.ts';
+import type { LockField, ProjectInput } from '../schemas/project.ts';
 import { fallbackSlug } from '../slug.ts';
 import { urlKey } from '../url-key.ts';
 import { resolveTagIds } from './tags.ts';
@@ -23,6 +27,8 @@ export interface UpsertResult {
   id: string;
   slug: string;
   action: UpsertAction;
+  /** An update of a locked project: its locked fields, kept as they were (EXTENSIONS F). */
+  kept?: LockField[] | undefined;
 }
 
 /** An update makes the project exactly the input: left-out optional fields become null. */
@@ -55,7 +61,11 @@ export function projectFields(input: ProjectInput): ProjectFields {
  * shares a key with an earlier one of the stretch, or finds the project an earlier one is
  * about to change, starts the next run and is identified again once this run is written.
  */
-export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput[]): Promise<UpsertResult[]> {
+export async function upsertProjects(
+  trx: Kysely<Database>,
+  inputs: ProjectInput[],
+  how: RevisionContext,
+): Promise<UpsertResult[]> {
   const items = inputs.map((input, position) => {
     const keys = identityKeys(input);
     return { input, position, keys, lockKeys: identityLockKeys(keys) };
@@ -83,7 +93,10 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
       candidates.map((item) => item.keys),
     );
     const claimed = new Set<string>();
-    const run: { item: (typeof items)[number]; existing: { id: string; slug: string } | undefined }[] = [];
+    const run: {
+      item: (typeof items)[number];
+      existing: { id: string; slug: string; lockFields: string[] | null } | undefined;
+    }[] = [];
     for (const [i, item] of candidates.entries()) {
       const existing = found[i];
       if (existing !== undefined) {
@@ -93,16 +106,27 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
       run.push({ item, existing });
     }
 
+    // Locked projects (EXTENSIONS F) keep their locked fields: their stored values are read
+    // (and the rows locked) first; nothing is read when none of the run is locked.
+    const lockedIds = run.flatMap(({ existing }) => (existing?.lockFields ? [existing.id] : []));
+    const stored = new Map((await findProjectDetailsByIds(trx, lockedIds, true)).map((row) => [row.id, row]));
+
     const inserts: (ProjectWrite & { slug: string })[] = [];
     const updates: ProjectWrite[] = [];
     const replacements: LinksAndTags[] = [];
+    const revisions: { projectId: string; action: UpsertAction }[] = [];
     for (const { item, existing } of run) {
       const id = existing?.id ?? createId();
       const slug = existing?.slug ?? item.keys.slug ?? fallbackSlug('project', id);
-      const projectTagIds = [...new Set(item.input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!);
+      const storedRow = stored.get(id);
+      const locked =
+        storedRow && existing?.lockFields ? applyLock(item.input, storedRow, existing.lockFields) : undefined;
+      const input = locked?.input ?? item.input;
+      const projectTagIds =
+        locked?.tagIds ?? [...new Set(input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!);
       const write = {
         id,
-        fields: projectFields(item.input),
+        fields: projectFields(input),
         position: item.position,
       };
       if (existing) updates.push(write);
@@ -110,7 +134,7 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
       replacements.push({
         projectId: id,
         isNew: !existing,
-        links: item.input.links.map((l) => ({
+        links: input.links.map((l) => ({
           type: l.type,
           url: l.url,
           urlKey: urlKey(l.url),
@@ -118,17 +142,24 @@ export async function upsertProjects(trx: Kysely<Database>, inputs: ProjectInput
         })),
         tagIds: projectTagIds,
       });
-      results.push({ id, slug, action: existing ? 'updated' : 'created' });
+      const action = existing ? 'updated' : 'created';
+      results.push({ id, slug, action, ...(locked && { kept: locked.kept }) });
+      revisions.push({ projectId: id, action });
     }
     await insertProjects(trx, inserts);
     await updateProjects(trx, updates);
-    await replaceLinksAndTags(trx, replacements, createId);
+    await replaceLinksAndTags(trx, replacements, () => createId());
+    await recordRevisions(trx, revisions, how);
   }
   return results;
 }
 
 /** One input: a batch of one. */
-export async function upsertProject(trx: Kysely<Database>, input: ProjectInput): Promise<UpsertResult> {
-  const [result] = await upsertProjects(trx, [input]);
+export async function upsertProject(
+  trx: Kysely<Database>,
+  input: ProjectInput,
+  how: RevisionContext,
+): Promise<UpsertResult> {
+  const [result] = await upsertProjects(trx, [input], how);
   return result!;
 }

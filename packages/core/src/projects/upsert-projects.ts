@@ -1,5 +1,7 @@
 import { isDatabaseUnavailable } from '@directory/db';
 import { AppError } from '../errors.ts';
+import { actorOf } from '../history/actor.ts';
+import type { RevisionContext } from '../history/revision-context.ts';
 import type { ProjectInput } from '../schemas/project.ts';
 import { repeatedLinkUrlDetail } from '../schemas/project.ts';
 import { inTransaction } from '../transaction.ts';
@@ -17,6 +19,7 @@ export const upsertProjects = keyedProcedure
   .input(UpsertProjectsInput)
   .output(UpsertProjectsOutput)
   .mutation(async ({ ctx, input }) => {
+    const how: RevisionContext = { via: 'upsert', actor: actorOf(ctx) };
     const errors: ItemError[] = [];
     const valid: { index: number; project: ProjectInput }[] = [];
     for (const [index, project] of input.projects.entries()) {
@@ -34,6 +37,7 @@ export const upsertProjects = keyedProcedure
         upsertInOrder(
           trx,
           valid.map((v) => v.project),
+          how,
         ),
       );
     } catch (err) {
@@ -43,7 +47,7 @@ export const upsertProjects = keyedProcedure
       written = [];
       for (const { index, project } of valid) {
         try {
-          written.push(await inTransaction(ctx.db, (trx) => upsertProject(trx, project)));
+          written.push(await inTransaction(ctx.db, (trx) => upsertProject(trx, project, how)));
         } catch (err) {
           if (failsRequest(err)) throw err;
           written.push(undefined);
@@ -60,7 +64,7 @@ export const upsertProjects = keyedProcedure
     const results = input.projects.map((_, index) => {
       const done = byIndex.get(index);
       return done
-        ? { index, action: done.action, id: done.id, slug: done.slug }
+        ? { index, action: done.action, id: done.id, slug: done.slug, ...(done.kept && { kept: done.kept }) }
         : { index, action: 'failed' as const, id: null, slug: null };
     });
     const actions = results.map((r) => r.action);

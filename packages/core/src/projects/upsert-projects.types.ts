@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { count } from '../schemas/common.ts';
-import { ProjectInput } from '../schemas/project.ts';
+import { LockField, ProjectInput } from '../schemas/project.ts';
 
 export const upsertProjectsMeta: Meta = {
   openapi: {
@@ -25,7 +25,7 @@ export const upsertProjectsMeta: Meta = {
       failed: 0,
       errors: [],
       results: [
-        { index: 0, action: 'updated', id: ex.QWEN_ID, slug: ex.QWEN_SLUG },
+        { index: 0, action: 'updated', id: ex.QWEN_ID, slug: ex.QWEN_SLUG, kept: ['name', 'tags'] },
         { index: 1, action: 'created', id: ex.DEEPSEEK_V3_ID, slug: ex.DEEPSEEK_V3_SLUG },
       ],
     },
@@ -64,6 +64,10 @@ export const UpsertProjectsOutput = z.object({
       action: z.enum(['created', 'updated', 'failed']),
       id: z.string().nullable(),
       slug: z.string().nullable(),
+      kept: z.array(LockField).optional().meta({
+        description:
+          "Only when the item updated a locked project: the project's locked fields, kept as they were instead of the item's (EXTENSIONS F)",
+      }),
     }),
   ),
 });

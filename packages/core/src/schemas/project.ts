@@ -78,6 +78,30 @@ const Link = z.object({
   title: z.string().nullable(),
 });
 
+/** The fields a lock can keep (EXTENSIONS F), in this order wherever they are listed. */
+export const LOCK_FIELDS = [
+  'name',
+  'nameEn',
+  'description',
+  'descriptionEn',
+  'content',
+  'contentEn',
+  'status',
+  'tags',
+  'links',
+] as const;
+export const LockField = z.enum(LOCK_FIELDS);
+export type LockField = z.infer<typeof LockField>;
+
+export const ProjectLock = z
+  .object({
+    fields: z.array(LockField).meta({ description: 'What an upsert or a complete keeps as it is' }),
+    reason: z.string().nullable(),
+    at: timestamp,
+  })
+  .meta({ id: 'ProjectLock' });
+export type ProjectLock = z.infer<typeof ProjectLock>;
+
 export const Project = z
   .object({
     id: z.string(),
@@ -94,6 +118,10 @@ export const Project = z
     updatedAt: timestamp,
     tags: z.array(Tag),
     links: z.array(Link),
+    /** EXTENSIONS F: endpoint 2 always has it (null: not locked); lists may leave it out. */
+    lock: ProjectLock.nullable()
+      .optional()
+      .meta({ description: 'The fields an upsert or complete keeps (EXTENSIONS F); null when not locked' }),
   })
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof Project>;
@@ -114,5 +142,19 @@ export function toProject(row: ProjectDetailRow): Project {
     updatedAt: iso(row.updated_at),
     tags: row.tags,
     links: row.links,
+    ...(row.lock_fields !== undefined && { lock: lockOf(row) }),
+  };
+}
+
+/** A row's lock as the API shows it; null when it has none; undefined when the row was read without it. */
+export function lockOf(
+  row: Partial<Pick<ProjectDetailRow, 'lock_fields' | 'lock_reason' | 'lock_at'>>,
+): ProjectLock | null | undefined {
+  if (row.lock_fields === undefined) return undefined;
+  if (row.lock_fields === null || !row.lock_at) return null;
+  return {
+    fields: LOCK_FIELDS.filter((f) => row.lock_fields!.includes(f)),
+    reason: row.lock_reason ?? null,
+    at: iso(row.lock_at),
   };
 }

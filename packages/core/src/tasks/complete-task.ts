@@ -1,7 +1,8 @@
 import { lockTaskById, lockTaskWithLease, type TaskRow, updateTaskIfStatus } from '@directory/db';
 import { AppError, issueDetails } from '../errors.ts';
+import { actorOf } from '../history/actor.ts';
 import { upsertProject } from '../projects/upsert-project.ts';
-import { ProjectInput, repeatedLinkUrlDetail } from '../schemas/project.ts';
+import { type LockField, ProjectInput, repeatedLinkUrlDetail } from '../schemas/project.ts';
 import { COMPLETABLE, completeChange, conflictDetail, failChange } from '../task-transitions.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -24,10 +25,11 @@ export const completeTask = keyedProcedure
   .output(CompleteTaskOutput)
   .mutation(async ({ ctx, input }) => {
     const started = performance.now();
+    const actor = actorOf(ctx);
     const { leaseToken } = input;
     const guard = leaseToken === undefined ? undefined : { leaseToken };
     let outcome:
-      | { projectId: string; slug: string; action: 'created' | 'updated' }
+      | { projectId: string; slug: string; action: 'created' | 'updated'; kept: LockField[] | undefined }
       | { problems: string[] }
       | { lost: TaskRow };
     try {
@@ -48,7 +50,16 @@ export const completeTask = keyedProcedure
           await updateTaskIfStatus(trx, task.id, task.status, failChange(parsed.problems.join('; ')), guard);
           return parsed;
         }
-        const { id: projectId, slug, action } = await upsertProject(trx, parsed.input);
+        const {
+          id: projectId,
+          slug,
+          action,
+          kept,
+        } = await upsertProject(trx, parsed.input, {
+          via: 'complete',
+          actor,
+          taskId: task.id,
+        });
         const done = await updateTaskIfStatus(
           trx,
           task.id,
@@ -58,7 +69,7 @@ export const completeTask = keyedProcedure
         );
         // cannot happen while the row is locked; if it did, the project must not stay without its task
         if (!done) throw new Error('The locked task changed under its completion');
-        return { projectId, slug, action };
+        return { projectId, slug, action, kept };
       });
     } catch (err) {
       if (!(err instanceof AppError)) {
@@ -84,6 +95,7 @@ export const completeTask = keyedProcedure
       projectId: outcome.projectId,
       slug: outcome.slug,
       action: outcome.action,
+      ...(outcome.kept && { kept: outcome.kept }),
       duration: Math.round(performance.now() - started),
     };
   });

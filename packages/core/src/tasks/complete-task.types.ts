@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { count, text } from '../schemas/common.ts';
+import { LockField } from '../schemas/project.ts';
 
 export const completeTaskMeta: Meta = {
   openapi: {
@@ -50,5 +51,9 @@ export const CompleteTaskOutput = z.object({
   /** The slug of the project written (EXTENSIONS A). */
   slug: z.string(),
   action: z.enum(['created', 'updated']),
+  kept: z.array(LockField).optional().meta({
+    description:
+      "Only when it updated a locked project: the project's locked fields, kept as they were instead of the data's (EXTENSIONS F)",
+  }),
   duration: count(),
 });

@@ -34,7 +34,8 @@ export const GLOBAL_HELP = `Global options:
                      (<dir>/api-key for DATABASE_URL=pglite:<dir>), read from the working directory
   --json             machine-readable output on stdout
   -h, --help         this help
-Set DIRECTORY_DEBUG=1 to add the stack trace to an error.`;
+Set DIRECTORY_ACTOR to a name (yours, or the program's) to have it recorded on the revisions your
+writes store; DIRECTORY_DEBUG=1 to add the stack trace to an error.`;
 
 export type Invocation =
   | { kind: 'help'; command: Command | undefined; group: string | undefined }

@@ -8,12 +8,16 @@ import { addTasks } from './commands/add-tasks.ts';
 import { changes } from './commands/changes.ts';
 import { checkUrls } from './commands/check-urls.ts';
 import { deleteProject } from './commands/delete-project.ts';
+import { diffRevisions } from './commands/diff-revisions.ts';
 import { getProject } from './commands/get-project.ts';
+import { history } from './commands/history.ts';
 import { importProjects } from './commands/import-projects.ts';
 import { listDuplicates } from './commands/list-duplicates.ts';
 import { listTags } from './commands/list-tags.ts';
 import { listTasks } from './commands/list-tasks.ts';
+import { lockProject, unlockProject } from './commands/lock-project.ts';
 import { mergeProjects } from './commands/merge-projects.ts';
+import { revertProject } from './commands/revert-project.ts';
 import { searchProjects } from './commands/search-projects.ts';
 import { taskStats } from './commands/task-stats.ts';
 import { work } from './commands/work.ts';
@@ -39,6 +43,11 @@ export const COMMANDS: Command[] = [
   deleteProject,
   listDuplicates,
   mergeProjects,
+  history,
+  diffRevisions,
+  revertProject,
+  lockProject,
+  unlockProject,
   changes,
 ];
 
@@ -67,7 +76,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       (io.env.DIRECTORY_API_KEY || io.env.WEBHOOK_API_KEY || storedKey(io, baseUrl));
     const ctx: CommandContext = {
       io,
-      client: createDirectoryClient({ baseUrl, apiKey, fetch: io.fetch }),
+      // DIRECTORY_ACTOR: who is writing, recorded on the revisions the service stores
+      client: createDirectoryClient({
+        baseUrl,
+        apiKey,
+        actor: io.env.DIRECTORY_ACTOR || undefined,
+        fetch: io.fetch,
+      }),
       baseUrl,
       json: values.json === true,
       positionals,

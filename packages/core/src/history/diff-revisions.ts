@@ -1,0 +1,17 @@
+import type { Project } from '../schemas/project.ts';
+import { publicProcedure } from '../trpc.ts';
+import { diffProjects } from './diff.ts';
+import { DiffRevisionsInput, DiffRevisionsOutput, diffRevisionsMeta } from './diff-revisions.types.ts';
+import { revisionOf } from './get-revision.ts';
+
+export const diffRevisions = publicProcedure
+  .meta(diffRevisionsMeta)
+  .input(DiffRevisionsInput)
+  .output(DiffRevisionsOutput)
+  .query(async ({ ctx, input }) => {
+    const to = await revisionOf(ctx.db, input.slug, input.revision);
+    const against = input.against ?? (input.revision > 1 ? input.revision - 1 : null);
+    const from = against === null ? undefined : await revisionOf(ctx.db, input.slug, against);
+    const diff = diffProjects(from?.project as Project | undefined, to.project as Project);
+    return { success: true as const, revision: input.revision, against, ...diff };
+  });

@@ -1,0 +1,29 @@
+import { listRevisions as readRevisions } from '@directory/db';
+import { decodeCursor, encodeCursor, queryHash } from '../cursor.ts';
+import { publicProcedure } from '../trpc.ts';
+import { historyProjectId } from './history-project.ts';
+import { ListRevisionsInput, ListRevisionsOutput, listRevisionsMeta } from './list-revisions.types.ts';
+import { toRevisionSummary } from './revision.types.ts';
+
+export const listRevisions = publicProcedure
+  .meta(listRevisionsMeta)
+  .input(ListRevisionsInput)
+  .output(ListRevisionsOutput)
+  .query(async ({ ctx, input }) => {
+    const projectId = await historyProjectId(ctx.db, input.slug);
+    // A cursor is bound to its project: the revision number it stopped at, signed.
+    const binding = queryHash({ revisions: projectId });
+    const before =
+      input.cursor === undefined ? undefined : Number(decodeCursor(ctx.apiKey, binding, input.cursor).key);
+    const rows = await readRevisions(ctx.db, projectId, { before, limit: input.limit + 1 });
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      success: true as const,
+      revisions: page.map(toRevisionSummary),
+      nextCursor:
+        rows.length > input.limit && last
+          ? encodeCursor(ctx.apiKey, binding, { key: last.revision, id: projectId })
+          : null,
+    };
+  });

@@ -1,0 +1,76 @@
+import {
+  type Database,
+  findProjectDetailsByIds,
+  insertRevisions,
+  type Kysely,
+  latestRevisions,
+  type NewRevision,
+  type ProjectDetailRow,
+  type RevisionAction,
+} from '@directory/db';
+import { toProject } from '../schemas/project.ts';
+import { projectBody } from './project-body.ts';
+import type { RevisionContext } from './revision-context.ts';
+
+/**
+ * Every write path of a project calls this after its writes, in its transaction, while it holds
+ * the projects' row locks (migration 2026_11_25_000800_history argues why here and not in a
+ * trigger): it reads the written projects back as endpoint 2 shows them and stores one revision
+ * per write, numbered after the project's latest; an update whose project equals its latest
+ * revision (but for `updatedAt`) stores none. Three round trips for a whole batch.
+ * Several writes of one project in one call are not allowed (a batch writes each project once
+ * per run, and calls this once per run). Returns the numbers of the revisions stored, by project.
+ */
+export async function recordRevisions(
+  trx: Kysely<Database>,
+  writes: readonly { projectId: string; action: Exclude<RevisionAction, 'deleted'> }[],
+  how: RevisionContext,
+): Promise<Map<string, number>> {
+  const numbers = new Map<string, number>();
+  if (writes.length === 0) return numbers;
+  const ids = writes.map((w) => w.projectId);
+  const rows = await findProjectDetailsByIds(trx, ids);
+  const latest = await latestRevisions(trx, ids);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const revisions: NewRevision[] = [];
+  for (const { projectId, action } of writes) {
+    const row = byId.get(projectId);
+    if (!row) throw new Error(`recordRevisions: project ${projectId} was not written`);
+    const revision = revisionOf(row, action, how);
+    const last = latest.get(projectId);
+    if (action === 'updated' && last?.bodyHash === revision.bodyHash) continue;
+    revisions.push(revision);
+    numbers.set(projectId, (last?.revision ?? 0) + 1);
+  }
+  await insertRevisions(trx, revisions);
+  return numbers;
+}
+
+/** The revision of deleted projects: their bodies as read (locked) just before the delete. */
+export async function recordDeletions(
+  trx: Kysely<Database>,
+  deleted: readonly ProjectDetailRow[],
+  how: RevisionContext,
+): Promise<void> {
+  await insertRevisions(
+    trx,
+    deleted.map((row) => revisionOf(row, 'deleted', how)),
+  );
+}
+
+function revisionOf(row: ProjectDetailRow, action: RevisionAction, how: RevisionContext): NewRevision {
+  const { body, hash } = projectBody(toProject(row));
+  return {
+    projectId: row.id,
+    action,
+    via: how.via,
+    source: row.source,
+    taskId: how.taskId ?? null,
+    actor: how.actor,
+    slug: row.slug,
+    name: row.name,
+    nameEn: row.name_en,
+    bodyHash: hash,
+    body,
+  };
+}

@@ -1,0 +1,43 @@
+import { findLatestRevision, findProjectDetailsByIds, findSlugHolder } from '@directory/db';
+import { AppError } from '../errors.ts';
+import { type Project, toProject } from '../schemas/project.ts';
+import { inTransaction } from '../transaction.ts';
+import { keyedProcedure } from '../trpc.ts';
+import { actorOf } from './actor.ts';
+import { recordRevisions } from './record-revisions.ts';
+import { RestoreProjectInput, RestoreProjectOutput, restoreProjectMeta } from './restore-project.types.ts';
+import { claimIdentity, writeBody } from './write-body.ts';
+
+const notDeleted = (id: string) => new AppError('NOT_FOUND', [`No deleted project with id "${id}"`]);
+
+export const restoreProject = keyedProcedure
+  .meta(restoreProjectMeta)
+  .input(RestoreProjectInput)
+  .output(RestoreProjectOutput)
+  .mutation(async ({ ctx, input }) => {
+    const actor = actorOf(ctx);
+    // Two restores of one project: both insert its id; the second waits on the primary key,
+    // fails with a unique violation, is retried whole and then finds the project live (409).
+    return inTransaction(ctx.db, async (trx) => {
+      const latest = await findLatestRevision(trx, input.id);
+      if (!latest) throw notDeleted(input.id);
+      if (latest.action !== 'deleted' || (await findProjectDetailsByIds(trx, [input.id])).length > 0)
+        throw new AppError('CONFLICT', [`Project "${latest.slug}" (${input.id}) is not deleted`]);
+      const body = latest.project as Project;
+      await claimIdentity(trx, body);
+      const holder = await findSlugHolder(trx, body.slug);
+      if (holder?.kind === 'project')
+        throw new AppError('CONFLICT', [`slug: "${body.slug}" is taken by another project`]);
+      if (holder?.kind === 'alias')
+        throw new AppError('CONFLICT', [
+          `slug: "${body.slug}" is now an alias of "${holder.target}" (merged into it)`,
+        ]);
+      await writeBody(trx, body, true);
+      const numbers = await recordRevisions(trx, [{ projectId: input.id, action: 'created' }], {
+        via: 'restore',
+        actor,
+      });
+      const [after] = await findProjectDetailsByIds(trx, [input.id]);
+      return { success: true as const, data: toProject(after!), revision: numbers.get(input.id)! };
+    });
+  });

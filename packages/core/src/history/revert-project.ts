@@ -1,0 +1,51 @@
+import {
+  findDeletedIdBySlug,
+  findProjectDetailsByIds,
+  findProjectIdBySlug,
+  findRevision,
+} from '@directory/db';
+import { AppError } from '../errors.ts';
+import { missingProject } from '../projects/aliases.ts';
+import { projectNotFound } from '../projects/get-project.ts';
+import { type Project, toProject } from '../schemas/project.ts';
+import { inTransaction } from '../transaction.ts';
+import { keyedProcedure } from '../trpc.ts';
+import { actorOf } from './actor.ts';
+import { revisionNotFound } from './get-revision.ts';
+import { recordRevisions } from './record-revisions.ts';
+import { RevertProjectInput, RevertProjectOutput, revertProjectMeta } from './revert-project.types.ts';
+import { claimIdentity, writeBody } from './write-body.ts';
+
+export const revertProject = keyedProcedure
+  .meta(revertProjectMeta)
+  .input(RevertProjectInput)
+  .output(RevertProjectOutput)
+  .mutation(async ({ ctx, input }) => {
+    const actor = actorOf(ctx);
+    return inTransaction(ctx.db, async (trx) => {
+      const id = await findProjectIdBySlug(trx, input.slug);
+      if (id === undefined) {
+        const missing = await missingProject(trx, input.slug, 'write', projectNotFound(input.slug));
+        const deleted = missing.kind === 'NOT_FOUND' ? await findDeletedIdBySlug(trx, input.slug) : undefined;
+        if (deleted !== undefined)
+          throw new AppError('NOT_FOUND', [
+            `Project with slug "${input.slug}" not found: it was deleted; restore it with POST /api/projects/deleted/${deleted}/restore`,
+          ]);
+        throw missing;
+      }
+      const revision = await findRevision(trx, id, input.revision);
+      if (!revision) throw revisionNotFound(input.slug, input.revision);
+      const body = revision.project as Project;
+      // identity locks first (as an upsert takes them), then the row
+      await claimIdentity(trx, { ...body, id, slug: input.slug });
+      const [current] = await findProjectDetailsByIds(trx, [id], true);
+      if (!current) throw projectNotFound(input.slug);
+      await writeBody(trx, { ...body, id, slug: current.slug }, false);
+      const numbers = await recordRevisions(trx, [{ projectId: id, action: 'updated' }], {
+        via: 'revert',
+        actor,
+      });
+      const [after] = await findProjectDetailsByIds(trx, [id]);
+      return { success: true as const, data: toProject(after!), revision: numbers.get(id) ?? null };
+    });
+  });

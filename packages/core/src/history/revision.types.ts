@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import * as ex from '../examples.ts';
+import { count, timestamp } from '../schemas/common.ts';
+import { Project } from '../schemas/project.ts';
+
+/** A revision without its project (lists). */
+export const RevisionSummary = z
+  .object({
+    projectId: z.string(),
+    revision: count().meta({ description: '1, 2, … per project' }),
+    at: timestamp,
+    action: z.enum(['created', 'updated', 'deleted']),
+    via: z.enum(['upsert', 'complete', 'merge', 'revert', 'restore', 'delete', 'lock']),
+    source: z.string().nullable().meta({ description: "The project's `source` as this write left it" }),
+    taskId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The task whose completion wrote it (via "complete")' }),
+    actor: z.string().nullable().meta({ description: 'The `X-Directory-Actor` header of the request' }),
+    slug: z.string(),
+    name: z.string(),
+    nameEn: z.string().nullable(),
+  })
+  .meta({ id: 'RevisionSummary' });
+
+export const Revision = RevisionSummary.extend({
+  project: Project.meta({
+    description: 'The project as endpoint 2 showed it after this write (for a delete: just before it)',
+  }),
+}).meta({ id: 'Revision' });
+
+export function toRevisionSummary(row: {
+  project_id: string;
+  revision: number;
+  at: Date;
+  action: 'created' | 'updated' | 'deleted';
+  via: z.infer<typeof RevisionSummary>['via'];
+  source: string | null;
+  task_id: string | null;
+  actor: string | null;
+  slug: string;
+  name: string;
+  name_en: string | null;
+}): z.infer<typeof RevisionSummary> {
+  return {
+    projectId: row.project_id,
+    revision: row.revision,
+    at: row.at.toISOString(),
+    action: row.action,
+    via: row.via,
+    source: row.source,
+    taskId: row.task_id,
+    actor: row.actor,
+    slug: row.slug,
+    name: row.name,
+    nameEn: row.name_en,
+  };
+}
+
+export const EXAMPLE_REVISION = {
+  projectId: ex.QWEN_ID,
+  revision: 2,
+  at: '2026-11-25T09:30:12.345Z',
+  action: 'updated',
+  via: 'complete',
+  source: 'crawler',
+  taskId: ex.TASK_ID,
+  actor: 'crawler-7',
+  slug: ex.QWEN_SLUG,
+  name: ex.QWEN_INPUT.name,
+  nameEn: ex.QWEN_INPUT.nameEn,
+} as const;

@@ -1,0 +1,101 @@
+import {
+  type Database,
+  findLinkKeyOwner,
+  insertProjects,
+  type Kysely,
+  lockKeys,
+  replaceLinksAndTags,
+  updateProjects,
+} from '@directory/db';
+import { createId } from '@paralleldrive/cuid2';
+import { AppError } from '../errors.ts';
+import { projectLockKey } from '../identity.ts';
+import { resolveTagIds } from '../projects/tags.ts';
+import { projectFields } from '../projects/upsert-project.ts';
+import type { Project, ProjectInput } from '../schemas/project.ts';
+import { urlKey } from '../url-key.ts';
+
+/** A stored project body as the input that writes it again (links keep their ids). */
+function inputOf(body: Project): ProjectInput {
+  const orUndefined = <T>(v: T | null) => v ?? undefined;
+  return {
+    name: body.name,
+    nameEn: orUndefined(body.nameEn),
+    description: body.description,
+    descriptionEn: orUndefined(body.descriptionEn),
+    content: orUndefined(body.content),
+    contentEn: orUndefined(body.contentEn),
+    status: body.status,
+    source: orUndefined(body.source),
+    tags: body.tags.map((t) => ({ name: t.name, nameEn: orUndefined(t.nameEn) })),
+    links: body.links.map((l) => ({ type: l.type, url: l.url, title: orUndefined(l.title) })),
+  };
+}
+
+/**
+ * Takes the identity locks an upsert of `body` would take (its CODEHOST and WEBSITE url keys,
+ * its slug), so that no upsert creates a project with one of its urls meanwhile; then 409 when a
+ * link's url key belongs to another project (naming it).
+ */
+export async function claimIdentity(trx: Kysely<Database>, body: Project): Promise<void> {
+  const keys = body.links.map((l) => ({ type: l.type, key: urlKey(l.url), url: l.url }));
+  await lockKeys(trx, [
+    ...keys.flatMap((k) =>
+      k.type === 'CODEHOST' || k.type === 'WEBSITE' ? [projectLockKey(k.type, k.key)] : [],
+    ),
+    projectLockKey('slug', body.slug),
+  ]);
+  const owner = await findLinkKeyOwner(
+    trx,
+    keys.map((k) => k.key),
+    body.id,
+  );
+  if (owner) {
+    const at = keys.findIndex((k) => k.key === owner.urlKey);
+    throw new AppError('CONFLICT', [
+      `links.${at}.url: The url "${keys[at]!.url}" now belongs to project "${owner.slug}"`,
+    ]);
+  }
+}
+
+/**
+ * Writes a stored body back (a revert, or a restore with `restore`): fields, status, source,
+ * tags (by name, as an upsert resolves them) and links exactly as the body has them, links under
+ * their recorded ids. A restore inserts the row with its original id, slug, creation time and
+ * lock; a revert updates the live row and leaves its lock as it is.
+ */
+export async function writeBody(trx: Kysely<Database>, body: Project, restore: boolean): Promise<void> {
+  const input = inputOf(body);
+  const tagIds = await resolveTagIds(trx, input.tags);
+  const projectTagIds = [...new Set(input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!);
+  const write = {
+    id: body.id,
+    fields: projectFields(input),
+    position: 0,
+  };
+  if (restore) {
+    await insertProjects(trx, [
+      { ...write, slug: body.slug, createdAt: body.createdAt, lock: body.lock ?? null },
+    ]);
+  } else {
+    await updateProjects(trx, [write]);
+  }
+  await replaceLinksAndTags(
+    trx,
+    [
+      {
+        projectId: body.id,
+        isNew: restore,
+        links: body.links.map((l) => ({
+          id: l.id,
+          type: l.type,
+          url: l.url,
+          urlKey: urlKey(l.url),
+          title: l.title,
+        })),
+        tagIds: projectTagIds,
+      },
+    ],
+    (link) => link.id ?? createId(),
+  );
+}
