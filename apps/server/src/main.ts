@@ -93,6 +93,7 @@ function startReadModel() {
 
 const app = createApp({
   readModel,
+  responseCacheBytes: config.responseCacheBytes,
   feed,
   db: handle.db,
   pool: handle.pool,
