@@ -27,7 +27,7 @@ export async function recordRevisions(
   how: RevisionContext,
 ): Promise<Map<string, number>> {
   const numbers = new Map<string, number>();
-  if (writes.length === 0) return numbers;
+  if (writes.length === 0 || how.record === false) return numbers;
   const ids = writes.map((w) => w.projectId);
   const rows = await findProjectDetailsByIds(trx, ids);
   const latest = await latestRevisions(trx, ids);
