@@ -16,7 +16,11 @@ export default defineConfig({
     // does not have: mapped to their sources here, they are inlined into dist/index.d.ts instead
     // of imported (a workspace package reached through node_modules would stay external).
     compilerOptions: {
-      paths: { '@directory/core': ['../core/src/index.ts'], '@directory/db': ['../db/src/index.ts'] },
+      paths: {
+        '@directory/core': ['../core/src/index.ts'],
+        '@directory/db': ['../db/src/index.ts'],
+        '@directory/search': ['../search/src/index.ts'],
+      },
     },
   },
 });

@@ -4,6 +4,7 @@ import {
   appRouter,
   type FeedServices,
   type QueueEvent,
+  ReadModel,
   readCredentials,
   toAppError,
 } from '@directory/core';
@@ -32,8 +33,32 @@ export interface AppOptions {
   trustProxy?: string | undefined;
   /** The change feed's long-poll signal (ChangeSignal) and webhook settings; absent: polling. */
   feed?: FeedServices | undefined;
+  /**
+   * This process's read model. Absent: the app makes one and starts it (tests, tools); main.ts
+   * passes its own so that it can size its cache and stop it.
+   */
+  readModel?: ReadModel | undefined;
   /** The web console's build directory (default apps/web/dist); false serves no console. */
   webDir?: string | false;
+}
+
+const readModels = new WeakMap<express.Express, ReadModel>();
+
+/** The read model an app serves from (tests wait for it, stop it). */
+export function readModelOf(app: express.Express): ReadModel {
+  const model = readModels.get(app);
+  if (!model) throw new Error('not an app of createApp');
+  return model;
+}
+
+function startedReadModel(db: Kysely<Database>, feed: FeedServices | undefined, logger: Logger): ReadModel {
+  const model = new ReadModel({
+    db,
+    feed,
+    warn: (message, err) => logger.warn({ error: describeError(err) }, message),
+  });
+  void model.start();
+  return model;
 }
 
 const queueCounters = new WeakMap<express.Express, (event: QueueEvent, n: number) => void>();
@@ -50,7 +75,9 @@ export function createApp(options: AppOptions): express.Express {
   app.set('etag', false);
   if (options.trustProxy !== undefined) app.set('trust proxy', trustProxySetting(options.trustProxy));
 
-  const metrics = createMetrics({ db, pool: options.pool, logger });
+  const readModel = options.readModel ?? startedReadModel(db, options.feed, logger);
+  readModels.set(app, readModel);
+  const metrics = createMetrics({ db, pool: options.pool, logger, readModel });
   queueCounters.set(app, metrics.countQueue);
   app.use(requestId(logger));
   // One listener per request for both the request log line and the metrics.
@@ -71,6 +98,10 @@ export function createApp(options: AppOptions): express.Express {
   app.get('/metrics', metrics.handler);
 
   app.get('/healthz', async (_req: Request, res: Response) => {
+    // A process answers reads from its read model: it is not ready until that is built.
+    if (!readModel.ready) {
+      return sendError(res, new AppError('UNAVAILABLE', ['The search index is being built']));
+    }
     try {
       await sql`select 1`.execute(db);
       res.json({ success: true, status: 'ok' });
@@ -93,6 +124,7 @@ export function createApp(options: AppOptions): express.Express {
       bodyLimitBytes,
       count: metrics.countQueue,
       feed: options.feed,
+      readModel,
     }),
   );
 
@@ -110,6 +142,10 @@ export function createApp(options: AppOptions): express.Express {
         signal: requestSignal(res),
         count: metrics.countQueue,
         feed: options.feed,
+        readModel,
+        setHeader: (name: string, value: string) => {
+          if (!res.headersSent) res.setHeader(name, value);
+        },
       }),
       onError: ({ error, path, req }) => {
         if (toAppError(error).kind === 'INTERNAL' && req.res)

@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string;
   bodyLimitBytes: number;
   dbPoolSize: number;
+  /** READ_CACHE_MB: the read model's detail cache budget, in bytes. */
+  readCacheBytes: number;
   /** How long a request waits for a database connection; 0 waits forever. */
   dbConnectTimeoutMs: number;
   /** statement_timeout of every PostgreSQL connection; 0 is none. */
@@ -88,6 +90,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
+    readCacheBytes: integer(env, 'READ_CACHE_MB', 256, 0) * 1024 * 1024,
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0),
     ...timeouts(env),

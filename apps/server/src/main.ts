@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { startReaper, urlKey } from '@directory/core';
+import { ReadModel, startReaper, urlKey } from '@directory/core';
 import { connect, migrateToLatest, pruneChanges, pruneRevisions, redact } from '@directory/db';
 import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
@@ -75,7 +75,24 @@ async function prune() {
 void prune();
 const pruner = setInterval(() => void prune(), config.changes.pruneIntervalMs);
 
+// The read model: every read of projects and tags is served from it. It builds while the
+// server already listens (/healthz answers 503 until it is built), then follows the feed.
+const readModel = new ReadModel({
+  db: handle.db,
+  feed,
+  cacheBytes: config.readCacheBytes,
+  warn: (message, err) => logger.warn({ error: describeError(err) }, message),
+});
+function startReadModel() {
+  void readModel.start().then(() => {
+    const s = readModel.stats();
+    const seconds = Math.round(s.buildSeconds * 1000) / 1000;
+    if (!stopping) logger.info({ projects: s.projects, tags: s.tags, seconds }, 'read model built');
+  });
+}
+
 const app = createApp({
+  readModel,
   feed,
   db: handle.db,
   pool: handle.pool,
@@ -113,13 +130,14 @@ server.once('listening', () => {
   const banner = startBanner({ isTTY: process.stdout.isTTY, host: config.host, port });
   if (banner) console.log(banner);
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
+  startReadModel();
 });
 server.on('error', (err) => {
   const { message, code } = describeError(err);
   const hint = code === 'EADDRINUSE' ? ' (another process uses that port: stop it, or set PORT)' : '';
   // The background jobs stop before the pool closes, so that none of them logs a failed query.
   clearInterval(pruner);
-  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop()])
+  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop(), readModel.stop()])
     .then(() => handle.close())
     .finally(() => cannotStart(`cannot listen on ${config.host}:${config.port}: ${message}${hint}`));
 });
@@ -133,6 +151,7 @@ async function shutdown(signal: string) {
   // Long-polls answer now (with what they have) instead of waiting out their `wait`.
   clearInterval(pruner);
   await feed.stop();
+  await readModel.stop();
   // Stop accepting, let requests in flight finish, then close the pool.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

@@ -1,4 +1,4 @@
-import { type QueueEvent, readQueueStats } from '@directory/core';
+import { type QueueEvent, type ReadModel, readQueueStats } from '@directory/core';
 import { type Database, deliveryCounts, type Kysely, oldestUndeliveredAge } from '@directory/db';
 
 type DeliveryCounts = Awaited<ReturnType<typeof deliveryCounts>>;
@@ -26,6 +26,7 @@ export function createMetrics(options: {
   db: Kysely<Database>;
   pool?: PoolStats | undefined;
   logger: Logger;
+  readModel?: ReadModel | undefined;
 }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -43,6 +44,47 @@ export function createMetrics(options: {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const model = options.readModel;
+  if (model) {
+    // The read model (issue 17): its size, its position, how far behind the feed, its build.
+    const gauge = (name: string, help: string, read: (s: ReturnType<ReadModel['stats']>) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read(model.stats()));
+        },
+      });
+    gauge('read_model_ready', 'Whether the read model is built (1) or still building (0)', (s) =>
+      Number(s.ready),
+    );
+    gauge('read_model_projects', 'Projects in the read model', (s) => s.projects);
+    gauge('read_model_tags', 'Tags in the read model', (s) => s.tags);
+    gauge('read_model_index_bytes', 'Approximate bytes of the search index', (s) => s.indexBytes);
+    gauge('read_model_cache_projects', 'Projects in the detail cache', (s) => s.cacheProjects);
+    gauge(
+      'read_model_cache_bytes',
+      'Approximate bytes of the detail cache (READ_CACHE_MB bounds it)',
+      (s) => s.cacheBytes,
+    );
+    gauge('read_model_build_seconds', 'Time the last build of the read model took', (s) => s.buildSeconds);
+    gauge(
+      'read_model_position',
+      'The change feed position (xid horizon) the read model reflects',
+      (s) => s.position,
+    );
+    gauge(
+      'read_model_lag_seconds',
+      'How long the read model has not been known to be up to date with the feed',
+      (s) => s.lagSeconds,
+    );
+    gauge(
+      'read_model_applied_total',
+      'Projects re-read and applied from changes since start',
+      (s) => s.applied,
+    );
+  }
   const { pool } = options;
   if (pool) {
     new Gauge({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   AppError,
   type AppRouter,
@@ -5,6 +6,7 @@ import {
   createCallerFactory,
   type FeedServices,
   type Meta,
+  type ReadModel,
   readCredentials,
   toAppError,
 } from '@directory/core';
@@ -22,6 +24,8 @@ export interface RestOptions {
   count?: Context['count'];
   /** The change feed's long-poll signal and webhook settings. */
   feed?: FeedServices | undefined;
+  /** This process's read model (the reads of projects and tags). */
+  readModel?: ReadModel | undefined;
 }
 
 interface Route {
@@ -77,7 +81,25 @@ export function requestSignal(res: Response): AbortSignal {
 
 export function sendError(res: Response, error: AppError): void {
   if (error.location !== undefined) res.setHeader('Location', error.location);
+  // Unavailable (no connection in time, the read model not there yet): try again shortly.
+  if (error.status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1');
   res.status(error.status).json(error.body);
+}
+
+/**
+ * A GET's 200 with a weak ETag of its body; `If-None-Match` naming it answers 304 without one
+ * (a client polling a project or a page it has pays no body while nothing changed).
+ */
+function sendWithEtag(req: Request, res: Response, output: unknown): void {
+  const body = JSON.stringify(output);
+  const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  res.setHeader('ETag', etag);
+  const given = req.headers['if-none-match'];
+  if (given?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).type('application/json; charset=utf-8').send(body);
 }
 
 /** `<this request with param=value>; rel="next"` (RFC 8288; the URL relative to the host). */
@@ -130,6 +152,8 @@ export function restRouter(options: RestOptions): Router {
         signal: requestSignal(res),
         count: options.count,
         feed: options.feed,
+        readModel: options.readModel,
+        setHeader: (name, value) => res.setHeader(name, value),
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};
       try {
@@ -137,6 +161,7 @@ export function restRouter(options: RestOptions): Router {
         const next = route.nextLink && isObject(output) ? output[route.nextLink.field] : undefined;
         if (route.nextLink && typeof next === 'string')
           res.setHeader('Link', nextLinkHeader(req, route.nextLink.param, next));
+        if (route.method === 'get') return sendWithEtag(req, res, output);
         res.status(200).json(output);
       } catch (err) {
         const error = toAppError(err, inputFromQuery ? 'query' : 'body');

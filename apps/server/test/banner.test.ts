@@ -32,7 +32,7 @@ describe('the start banner', () => {
   it('a server started under a terminal prints it before its JSON logs; through a pipe it does not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'directory-banner-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',

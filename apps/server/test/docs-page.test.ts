@@ -42,6 +42,8 @@ const OPERATIONS = [
   'POST /api/projects/deleted/{id}/restore',
   'PUT /api/projects/{slug}/lock',
   'DELETE /api/projects/{slug}/lock',
+  'GET /api/search/synonyms',
+  'PUT /api/search/synonyms',
 ];
 
 // The docs page does not depend on the database: PGlite only.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
 import pg from 'pg';
-import { type AppOptions, createApp, createHttpServer, type HttpTimeouts } from '../src/app.ts';
+import { type AppOptions, createApp, createHttpServer, type HttpTimeouts, readModelOf } from '../src/app.ts';
 import { ChangeSignal } from '../src/changes/signal.ts';
 import { createLogger } from '../src/logger.ts';
 
@@ -112,6 +112,8 @@ export async function startServer(
     bodyLimitBytes: 5 * 1024 * 1024,
     ...options,
   });
+  const model = readModelOf(app);
+  await model.start();
   const server = createHttpServer(app, options.timeouts).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
@@ -121,6 +123,7 @@ export async function startServer(
     databaseUrl,
     async close() {
       await feed.stop();
+      await model.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

@@ -41,6 +41,8 @@ const ENDPOINTS = [
   { op: 'POST /api/projects/deleted/{id}/restore', keyed: true },
   { op: 'PUT /api/projects/{slug}/lock', keyed: true },
   { op: 'DELETE /api/projects/{slug}/lock', keyed: true },
+  { op: 'GET /api/search/synonyms', keyed: false },
+  { op: 'PUT /api/search/synonyms', keyed: true },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -541,6 +543,35 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(stats, await call(stats, {}, hugeHeaders), 431);
       const list = 'GET /api/discovery/tasks';
       conforms(list, await s.call('GET', '/api/discovery/tasks?cursor=%21%21'), 400);
+    });
+
+    it('the search synonyms (EXTENSIONS D)', async () => {
+      const get = 'GET /api/search/synonyms';
+      conforms(get, await call(get, {}, { key: false }), 200);
+      conforms(get, await s.call('GET', '/api/search/synonyms?set=1', { key: false }), 400);
+      conforms(get, await call(get, {}, { key: false, ...hugeHeaders }), 431);
+      const put = 'PUT /api/search/synonyms';
+      conforms(put, await call(put, {}, { body: { sets: [['大模型', 'LLM']] } }), 200);
+      conforms(
+        put,
+        await call(
+          put,
+          {},
+          {
+            body: {
+              sets: [
+                ['a', 'b'],
+                ['B', 'c'],
+              ],
+            },
+          },
+        ),
+        400,
+      );
+      conforms(put, await call(put, {}, { body: { sets: [] }, key: false }), 401);
+      conforms(put, await call(put, {}, { ...tooLarge, key: false }), 413);
+      conforms(put, await call(put, {}, { body: { sets: [] }, ...hugeHeaders }), 431);
+      conforms(put, await call(put, {}, { body: { sets: [] } }), 200);
     });
 
     it('GET /api/changes and the webhooks', async () => {

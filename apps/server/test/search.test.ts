@@ -241,8 +241,8 @@ describe.each(targets)('a tag’s English name is searchable on $name', (target)
     const r = await s.call('GET', '/api/projects?q=wombattag', { key: false });
     expect(r.json.projects.map((p: any) => p.name).sort()).toEqual([early.name, late.name].sort());
     expect(r.json.projects.map((p: any) => p.match)).toEqual([
-      { field: 'tags', score: 40 },
-      { field: 'tags', score: 40 },
+      { field: 'tags', score: 40, typos: 0 },
+      { field: 'tags', score: 40, typos: 0 },
     ]);
     expect(r.json.total).toBe(2);
   });

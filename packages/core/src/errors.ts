@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '@directory/db';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 
@@ -22,7 +23,7 @@ export const KINDS = {
   RATE_LIMITED: { status: 429, error: 'Too Many Requests', code: 'TOO_MANY_REQUESTS' },
   HEADERS_TOO_LARGE: { status: 431, error: 'Request header fields too large', code: 'BAD_REQUEST' },
   INTERNAL: { status: 500, error: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' },
-  UNAVAILABLE: { status: 503, error: 'Service unavailable', code: 'INTERNAL_SERVER_ERROR' },
+  UNAVAILABLE: { status: 503, error: 'Service Unavailable', code: 'INTERNAL_SERVER_ERROR' },
 } as const satisfies Record<string, { status: number; error: string; code: TRPC_ERROR_CODE_KEY }>;
 
 export type ErrorKind = keyof typeof KINDS;
@@ -61,6 +62,12 @@ export class AppError extends TRPCError {
     };
   }
 }
+
+/** 503: the request could not get a database connection in time; the transport adds Retry-After. */
+export const databaseUnavailable = (cause?: unknown) =>
+  new AppError('UNAVAILABLE', ['The database cannot be reached right now; retry after Retry-After seconds'], {
+    cause,
+  });
 
 export const unauthorized = () => new AppError('UNAUTHORIZED', ['Invalid or missing API Key']);
 
@@ -113,5 +120,8 @@ export function toAppError(err: unknown, source: InputSource = 'body'): AppError
     const kind = TRPC_CLIENT_ERRORS[err.code];
     if (kind) return new AppError(kind, [err.message], { cause: err });
   }
+  // No connection in time, or the database is down: the client may try again (EXTENSIONS D).
+  const cause = err instanceof TRPCError ? (err.cause ?? err) : err;
+  if (isDatabaseUnavailable(cause)) return databaseUnavailable(cause);
   return new AppError('INTERNAL', ['An unexpected error occurred'], { cause: err });
 }

@@ -4,6 +4,12 @@ export { AppError, type ErrorBody, type ErrorKind, type InputSource, toAppError 
 export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
 export { openApiDocument } from './openapi.ts';
+export {
+  decodePosition,
+  encodePosition,
+  ReadModel,
+  type ReadModelStats,
+} from './read-model/read-model.ts';
 export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from './router.ts';
 export { ProjectInput } from './schemas/project.ts';
 export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/url-rule.ts';
@@ -16,7 +22,7 @@ export {
   reapExpiredTasks,
   startReaper,
 } from './tasks/reap-expired-tasks.ts';
-export { type Context, createCallerFactory } from './trpc.ts';
+export { type Context, createCallerFactory, POSITION_HEADER } from './trpc.ts';
 export { urlKey } from './url-key.ts';
 export { messageId, webhookPayload } from './webhooks/message.ts';
 export { isPrivateAddress, privateTargetProblem } from './webhooks/targets.ts';

@@ -47,6 +47,7 @@ const TAGS: Record<string, string> = {
   tasks:
     'The discovery queue: tasks for source URLs, moved through their states and completed with a project.',
   tags: 'Browse the tags of the directory with their project counts.',
+  search: 'How search matches: the synonym sets it applies.',
   history:
     "Nothing curated is lost: a project's revisions, diffs between them, revert, deleted projects and restore, and " +
     'locks that keep fields from being replaced by upserts and completes.',

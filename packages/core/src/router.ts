@@ -1,6 +1,7 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { changesRouter } from './changes/router.ts';
 import { projectsRouter } from './projects/router.ts';
+import { searchRouter } from './search/router.ts';
 import { tagsRouter } from './tags/router.ts';
 import { tasksRouter } from './tasks/router.ts';
 import { router } from './trpc.ts';
@@ -12,6 +13,7 @@ export const appRouter = router({
   changes: changesRouter,
   webhooks: webhooksRouter,
   tags: tagsRouter,
+  search: searchRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,7 +4,12 @@ import { type Credentials, isAuthorized } from './auth.ts';
 import type { FeedServices } from './changes/feed.ts';
 import { AppError, toAppError, unauthorized } from './errors.ts';
 import type { Meta } from './meta.ts';
+import { encodePosition, type ReadModel } from './read-model/read-model.ts';
 import type { QueueEvent } from './tasks/queue-signals.ts';
+import { requestWrites } from './transaction.ts';
+
+/** The response header that tells which point of the change feed an answer reflects (EXTENSIONS D). */
+export const POSITION_HEADER = 'X-Directory-Position';
 
 export interface Context {
   db: Kysely<Database>;
@@ -23,6 +28,10 @@ export interface Context {
   actor?: string | string[] | undefined;
   /** The change feed's long-poll signal and webhook settings (absent: polling, defaults). */
   feed?: FeedServices | undefined;
+  /** This process's read model: the reads of projects and tags come from it. */
+  readModel?: ReadModel | undefined;
+  /** Sets a response header (X-Directory-Position); transports without headers leave it out. */
+  setHeader?: ((name: string, value: string) => void) | undefined;
 }
 
 const t = initTRPC
@@ -54,7 +63,44 @@ const requireReadableBody = t.middleware(({ ctx, next }) => {
   return next();
 });
 
+/**
+ * A write is visible to the reads of the process that answered it before its answer is sent
+ * (EXTENSIONS D): the changes of the transactions it committed are applied to the read model
+ * first, and the answer carries the position just after them. Applying is best effort: if it
+ * fails, the change feed brings the same changes moments later.
+ */
+const ownWrites = t.middleware(async ({ ctx, next, type }) => {
+  if (type !== 'mutation' || !ctx.readModel) return next();
+  const store = { xids: [] as string[] };
+  try {
+    return await requestWrites.run(store, () => next());
+  } finally {
+    if (store.xids.length > 0) {
+      try {
+        await ctx.readModel.applyOwn(store.xids);
+      } catch {
+        // the follower applies them from the feed
+      }
+      let last = 0n;
+      for (const xid of store.xids) if (BigInt(xid) > last) last = BigInt(xid);
+      ctx.setHeader?.(POSITION_HEADER, encodePosition(last + 1n));
+    }
+  }
+});
+
 /** Reads of one record: no key. */
 export const publicProcedure = t.procedure.use(requireReadableBody);
 /** Everything else: the API key first, then the body, then the input schema. */
-export const keyedProcedure = t.procedure.use(requireKey).use(requireReadableBody);
+export const keyedProcedure = t.procedure.use(requireKey).use(requireReadableBody).use(ownWrites);
+
+/**
+ * The read model of a request, once it can answer: built, and at `minPosition` if given
+ * (else 503). Sets X-Directory-Position to what the answer reflects.
+ */
+export async function readModelOf(ctx: Context, minPosition: string | undefined): Promise<ReadModel> {
+  const model = ctx.readModel;
+  if (!model) throw new AppError('INTERNAL', ['This transport has no read model']);
+  await model.readable(minPosition);
+  ctx.setHeader?.(POSITION_HEADER, model.positionHeader);
+  return model;
+}

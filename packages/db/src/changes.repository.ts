@@ -3,6 +3,9 @@ import type { ChangeType, Database } from './tables.ts';
 
 type Db = Kysely<Database>;
 
+/** The channel the change triggers NOTIFY on (migration 2026_11_23_000300_changes). */
+export const CHANGES_CHANNEL = 'directory_changes';
+
 /** A position in the feed: the (xid, id) of the last change read; (0, 0) is the beginning. */
 export interface FeedPosition {
   xid: string;
@@ -33,6 +36,11 @@ export interface ChangePage {
   expired: boolean;
   /** The last change removed by retention: where a reader without a cursor starts. */
   retainedFrom: FeedPosition;
+  /**
+   * The read's snapshot xmin: every transaction below it had ended. When the page is not full
+   * and nothing was held back, the reader has seen every change below it.
+   */
+  xmin: string;
 }
 
 /**
@@ -51,6 +59,7 @@ export async function readChanges(
     expired: boolean;
     pruned_xid: string;
     pruned_id: string;
+    snapshot_xmin: string;
     id: string | null;
     xid: string | null;
     type: ChangeType | null;
@@ -63,7 +72,8 @@ export async function readChanges(
     ready: boolean | null;
   }>`
     select ${after !== undefined} and (s.pruned_xid, s.pruned_id) > (${from.xid}::xid8, ${from.id}::bigint) as expired,
-      s.pruned_xid::text as pruned_xid, s.pruned_id::text as pruned_id, p.*
+      s.pruned_xid::text as pruned_xid, s.pruned_id::text as pruned_id,
+      pg_snapshot_xmin(pg_current_snapshot())::text as snapshot_xmin, p.*
     from change_feed_state s
     left join lateral (
       select c.id::text as id, c.xid::text as xid, c.type, c.at, c.project_id, c.slug, c.task_id, c.into_project_id, c.into_slug,
@@ -101,6 +111,7 @@ export async function readChanges(
     heldBack,
     expired: mark?.expired ?? false,
     retainedFrom: mark ? { xid: mark.pruned_xid, id: mark.pruned_id } : FEED_START,
+    xmin: mark?.snapshot_xmin ?? '0',
   };
 }
 

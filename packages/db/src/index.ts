@@ -10,7 +10,7 @@ export * from './merges.repository.ts';
 export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';
 export * from './queue.repository.ts';
-export * from './search.repository.ts';
+export * from './read-model.repository.ts';
 export * from './search-terms.ts';
 export * from './tables.ts';
 export * from './tags.repository.ts';

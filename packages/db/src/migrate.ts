@@ -8,6 +8,7 @@ import * as counts from './migrations/2026_11_24_000400_counts.ts';
 import * as tagSearch from './migrations/2026_11_24_000500_tag_search.ts';
 import * as urlKeys from './migrations/2026_11_25_000700_url_keys.ts';
 import * as merges from './migrations/2026_11_25_000710_merges.ts';
+import * as readModel from './migrations/2026_11_25_000720_read_model.ts';
 import * as history from './migrations/2026_11_25_000800_history.ts';
 import type { Database } from './tables.ts';
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_000500_tag_search': tagSearch,
   '2026_11_25_000700_url_keys': urlKeys,
   '2026_11_25_000710_merges': merges,
+  '2026_11_25_000720_read_model': readModel,
   '2026_11_25_000800_history': history,
 };
 

@@ -1,6 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { ProjectSearchColumns } from './search-terms.ts';
 import {
   type Database,
   type LinkType,
@@ -86,7 +85,8 @@ export async function findProjectDetailsByIds(
   return (await (forUpdate ? query.forUpdate('p') : query).execute()) as ProjectDetailRow[];
 }
 
-function projectDetailQuery(db: Db) {
+/** Projects with their links and tags in the API's shape; the caller adds the where. */
+export function projectDetailQuery(db: Db) {
   return db
     .selectFrom('projects as p')
     .select(PROJECT_COLUMNS.map((c) => `p.${c}` as const))
@@ -190,34 +190,14 @@ export type ProjectFields = Omit<NewProjectRow, 'id' | 'slug' | 'created_at' | '
 export interface ProjectWrite {
   id: string;
   fields: ProjectFields;
-  /** The search columns and denormalised tag ids and link types (search-terms.ts). */
-  derived: ProjectDerived;
   position: number;
   /** Inserts only: a restored project's original creation time and lock (default: now, none). */
   createdAt?: string | undefined;
   lock?: { fields: string[]; reason: string | null; at: string } | null | undefined;
 }
 
-export type ProjectDerived = ProjectSearchColumns & { tag_ids: string[]; link_types: LinkType[] };
-
+/** Lists travel to unnest() joined by U+0001 (no value holds it). */
 const SEP = '\u0001';
-
-/** The derived columns as unnest() arrays; text[] columns travel joined by U+0001 (no token holds it). */
-function derivedArrays(rows: ProjectWrite[]) {
-  const d = rows.map((r) => r.derived);
-  return sql`${d.map((x) => x.search_name)}::text[], ${d.map((x) => x.search_tags)}::text[],
-    ${d.map((x) => x.search_desc)}::text[], ${d.map((x) => x.search_keys.join(SEP))}::text[],
-    ${d.map((x) => x.search_grams.join(SEP))}::text[], ${d.map((x) => x.name_sort)}::text[],
-    ${d.map((x) => x.tag_ids.join(SEP))}::text[], ${d.map((x) => x.link_types.join(SEP))}::text[]`;
-}
-const DERIVED_NAMES = sql.raw(
-  'search_name, search_tags, search_desc, search_keys, search_grams, name_sort, tag_ids, link_types',
-);
-const DERIVED_VALUES = sql.raw(
-  'u.search_name, u.search_tags, u.search_desc, string_to_array(u.search_keys, chr(1)), ' +
-    'string_to_array(u.search_grams, chr(1)), u.name_sort, string_to_array(u.tag_ids, chr(1)), ' +
-    'string_to_array(u.link_types, chr(1))',
-);
 
 /** Inserts new projects in one statement. */
 export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: string })[]): Promise<void> {
@@ -225,9 +205,9 @@ export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: strin
   const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
   await sql`
     insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
-      status, source, created_at, updated_at, ${DERIVED_NAMES}, lock_fields, lock_reason, lock_at)
+      status, source, created_at, updated_at, lock_fields, lock_reason, lock_at)
     select u.id, u.slug, u.name, u.name_en, u.description, u.description_en, u.content, u.content_en,
-      u.status, u.source, coalesce(u.created_at, u.at), u.at, ${DERIVED_VALUES},
+      u.status, u.source, coalesce(u.created_at, u.at), u.at,
       string_to_array(u.lock_fields, chr(1)), u.lock_reason, u.lock_at
     from (
       select *, now() + u.position * interval '1 microsecond' as at
@@ -237,12 +217,11 @@ export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: strin
         ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
         ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
         ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
-        ${rows.map((r) => r.position)}::int[], ${derivedArrays(rows)},
+        ${rows.map((r) => r.position)}::int[],
         ${rows.map((r) => r.createdAt ?? null)}::timestamptz[],
         ${rows.map((r) => r.lock?.fields.join(SEP) ?? null)}::text[],
         ${rows.map((r) => r.lock?.reason ?? null)}::text[], ${rows.map((r) => r.lock?.at ?? null)}::timestamptz[]
       ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position,
-        search_name, search_tags, search_desc, search_keys, search_grams, name_sort, tag_ids, link_types,
         created_at, lock_fields, lock_reason, lock_at)
     ) u
   `.execute(db);
@@ -257,17 +236,15 @@ export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void
       name = u.name, name_en = u.name_en, description = u.description,
       description_en = u.description_en, content = u.content, content_en = u.content_en,
       status = u.status, source = u.source,
-      updated_at = now() + u.position * interval '1 microsecond',
-      (${DERIVED_NAMES}) = (select ${DERIVED_VALUES})
+      updated_at = now() + u.position * interval '1 microsecond'
     from unnest(
       ${rows.map((r) => r.id)}::text[],
       ${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
       ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
       ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
       ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
-      ${rows.map((r) => r.position)}::int[], ${derivedArrays(rows)}
-    ) as u(id, name, name_en, description, description_en, content, content_en, status, source, position,
-      search_name, search_tags, search_desc, search_keys, search_grams, name_sort, tag_ids, link_types)
+      ${rows.map((r) => r.position)}::int[]
+    ) as u(id, name, name_en, description, description_en, content, content_en, status, source, position)
     where p.id = u.id
   `.execute(db);
 }

@@ -2,8 +2,6 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Timestamps are read as Date and may be written as Date, ISO string or SQL default. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-/** A column computed by the service on write; optional in inserts (it has a default). */
-type Derived<T> = ColumnType<T, T | undefined, T>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export type ProjectStatus = 'ACTIVE' | 'ARCHIVED';
@@ -23,15 +21,6 @@ export interface ProjectsTable {
   source: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
-  // search columns (migration 2026_11_23_000100_search, written by upserts; search-terms.ts)
-  search_name: Derived<string>;
-  search_tags: Derived<string>;
-  search_desc: Derived<string>;
-  search_keys: Derived<string[]>;
-  search_grams: Derived<string[]>;
-  name_sort: Derived<string>;
-  tag_ids: Derived<string[]>;
-  link_types: Derived<LinkType[]>;
   // the lock (migration 2026_11_25_000800_history): lock_fields null when unlocked
   lock_fields: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   lock_reason: ColumnType<string | null, string | null | undefined, string | null>;
@@ -44,9 +33,6 @@ export interface TagsTable {
   name_en: string | null;
   slug: string;
   created_at: Timestamp;
-  search_name: Derived<string>;
-  search_text: Derived<string>;
-  name_sort: Derived<string>;
 }
 
 export interface ProjectTagsTable {
@@ -96,15 +82,14 @@ export interface DiscoveryTaskCountsTable {
   n: number;
 }
 
-/**
- * Written only by triggers (migration 2026_11_24_000400_counts): the number of projects per
- * status, tag id and link type, sharded; a count is the sum over shards.
- */
-export interface ProjectFacetCountsTable {
-  facet: 'status' | 'tag' | 'linkType';
-  value: string;
-  shard: number;
-  n: number;
+/** Search synonyms (EXTENSIONS D): one row, replaced whole by PUT /api/search/synonyms. */
+export interface SearchSynonymsTable {
+  id: Generated<number>;
+  /** The sets, each a list of terms as given. */
+  sets: ColumnType<string[][], string, string>;
+  /** Bumped by every replace: processes re-read the sets when it moves. */
+  version: Generated<string>;
+  updated_at: Timestamp;
 }
 
 export interface QueueTotalsTable {
@@ -162,7 +147,7 @@ export interface Database {
   discovery_tasks: DiscoveryTasksTable;
   discovery_task_counts: DiscoveryTaskCountsTable;
   queue_totals: QueueTotalsTable;
-  project_facet_counts: ProjectFacetCountsTable;
+  search_synonyms: SearchSynonymsTable;
   changes: ChangesTable;
   project_aliases: ProjectAliasesTable;
   webhooks: WebhooksTable;

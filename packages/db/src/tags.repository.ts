@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import { tagSearchColumns } from './search-terms.ts';
 import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -29,21 +28,10 @@ export async function findTagsByName(db: Db, names: string[]): Promise<StoredTag
 /** Fills in nameEn on stored tags that have none; other stored fields never change. */
 export async function fillTagNamesEn(db: Db, fills: { id: string; nameEn: string }[]): Promise<void> {
   if (fills.length === 0) return;
-  const filled = await sql<{ id: string; name: string; name_en: string; slug: string }>`
+  await sql`
     update tags t set name_en = u.name_en
     from unnest(${fills.map((f) => f.id)}::text[], ${fills.map((f) => f.nameEn)}::text[]) as u(id, name_en)
     where t.id = u.id and t.name_en is null
-    returning t.id, t.name, t.name_en, t.slug
-  `.execute(db);
-  // the tag's search texts include its English name
-  const rows = filled.rows;
-  if (rows.length === 0) return;
-  const cols = rows.map((r) => tagSearchColumns({ name: r.name, nameEn: r.name_en, slug: r.slug }));
-  await sql`
-    update tags t set search_name = u.search_name, search_text = u.search_text
-    from unnest(${rows.map((r) => r.id)}::text[], ${cols.map((c) => c.search_name)}::text[],
-      ${cols.map((c) => c.search_text)}::text[]) as u(id, search_name, search_text)
-    where t.id = u.id
   `.execute(db);
 }
 
@@ -75,9 +63,7 @@ export async function insertTags(
   if (rows.length === 0) return [];
   const inserted = await db
     .insertInto('tags')
-    .values(
-      rows.map((r) => ({ ...r, ...tagSearchColumns({ name: r.name, nameEn: r.name_en, slug: r.slug }) })),
-    )
+    .values(rows.map((r) => ({ ...r })))
     .onConflict((oc) => oc.doNothing())
     .returning('id')
     .execute();

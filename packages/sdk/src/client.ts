@@ -57,6 +57,8 @@ export interface DirectoryClient {
     follow(options?: FollowOptions): AsyncGenerator<Change, void, undefined>;
   };
   webhooks: Endpoints['webhooks'];
+  /** Search synonyms: `synonyms()` reads the sets, `replaceSynonyms({ sets })` replaces them all. */
+  search: Endpoints['search'];
   /**
    * Runs a worker until `signal` aborts: claims in batches, heartbeats, completes with the
    * lease token, releases on errors (with a backoff) and on stop. Resolves to its totals.
@@ -110,6 +112,7 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
       },
     },
     tags: { ...tags, list: (input = {}) => tags.find(input) },
+    search: endpointsOf(send, 'search'),
     tasks: {
       ...tasks,
       listAll: (listOptions) => listAll(tasks.list, listOptions),

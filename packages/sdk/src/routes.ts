@@ -14,6 +14,11 @@ export interface Route {
    * 404 or 409 instead of the success that happened, so they are not repeated.
    */
   repeatable: boolean;
+  /**
+   * Served from the server's read model: the SDK sends the position of its own last write as
+   * `minPosition`, so that a read after a write sees it whichever process answers (EXTENSIONS D).
+   */
+  readsModel?: true;
 }
 
 /**
@@ -24,8 +29,8 @@ export interface Route {
 export const ROUTES = {
   projects: {
     upsert: { method: 'POST', path: '/api/webhook/projects', repeatable: true },
-    find: { method: 'GET', path: '/api/projects', repeatable: true },
-    get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true },
+    find: { method: 'GET', path: '/api/projects', repeatable: true, readsModel: true },
+    get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true, readsModel: true },
     delete: { method: 'DELETE', path: '/api/projects/{slug}', repeatable: false },
     checkDuplicates: { method: 'POST', path: '/api/webhook/check-duplicates', repeatable: true },
     byUrl: { method: 'GET', path: '/api/projects/by-url', repeatable: true },
@@ -71,7 +76,12 @@ export const ROUTES = {
     deliveries: { method: 'GET', path: '/api/webhooks/{id}/deliveries', repeatable: true },
   },
   tags: {
-    find: { method: 'GET', path: '/api/tags', repeatable: true },
+    find: { method: 'GET', path: '/api/tags', repeatable: true, readsModel: true },
+  },
+  search: {
+    synonyms: { method: 'GET', path: '/api/search/synonyms', repeatable: true },
+    // replacing all sets with the same sets again is harmless
+    replaceSynonyms: { method: 'PUT', path: '/api/search/synonyms', repeatable: true },
   },
 } as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
 

@@ -76,13 +76,19 @@ export function createTransport(options: TransportOptions): Send {
   const { baseUrl, apiKey, retries = 3, timeoutMs = 30_000 } = options;
   const actor = options.actor?.trim() ? actorHeader(options.actor.trim()) : undefined;
   const fetchFn = options.fetch ?? globalThis.fetch;
+  /** X-Directory-Position of this client's last write: its reads wait for it (EXTENSIONS D). */
+  let lastWrite: string | undefined;
 
   async function attempt(
     route: Route,
     input: Record<string, unknown>,
     caller?: AbortSignal,
   ): Promise<Outcome> {
-    const { url, body } = buildRequest(baseUrl, route, input);
+    const withPosition =
+      route.readsModel && lastWrite !== undefined && input.minPosition === undefined
+        ? { ...input, minPosition: lastWrite }
+        : input;
+    const { url, body } = buildRequest(baseUrl, route, withPosition);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (apiKey !== undefined) headers['x-api-key'] = apiKey;
     if (actor !== undefined) headers['x-directory-actor'] = actor;
@@ -95,6 +101,8 @@ export function createTransport(options: TransportOptions): Send {
       const res = await untilAborted(fetchFn(url, { method: route.method, headers, body, signal }), signal);
       const text = await untilAborted(res.text(), signal);
       if (res.ok) {
+        const position = res.headers.get('x-directory-position');
+        if (position && route.method !== 'GET') lastWrite = position;
         try {
           return { ok: true, body: JSON.parse(text) };
         } catch {

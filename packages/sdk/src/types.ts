@@ -60,15 +60,26 @@ export type FindProjectsInput = {
   cursor?: string;
   facets?: ('tags' | 'status' | 'linkTypes')[];
   include?: 'content';
+  /** Typo tolerance (default true). */
+  typos?: boolean;
+  /** Answer once the server reflects this X-Directory-Position (the SDK sends its last write's). */
+  minPosition?: string;
 };
 
 /** GET /api/tags. */
-export type FindTagsInput = { q?: string; sort?: 'count' | 'name'; limit?: number; cursor?: string };
+export type FindTagsInput = {
+  q?: string;
+  sort?: 'count' | 'name';
+  limit?: number;
+  cursor?: string;
+  minPosition?: string;
+};
 
 /** The input of every SDK method that maps to one endpoint. */
 export type Inputs = {
   projects: Omit<RouterInputs['projects'], 'find'> & { find: FindProjectsInput };
   tags: { find: FindTagsInput };
+  search: { synonyms: Record<never, never> | undefined; replaceSynonyms: { sets: string[][] } };
   changes: { list: ListChangesInput };
   webhooks: Omit<RouterInputs['webhooks'], 'deliveries' | 'list'> & {
     list: { enabled?: 'true' | 'false' } | undefined;

@@ -68,7 +68,7 @@ describe('retries and timeouts', () => {
     createDirectoryClient({ baseUrl: s.baseUrl, apiKey: s.key, fetch, ...options });
 
   it('retries a read after a 503 and succeeds on the second attempt', async () => {
-    const f = scripted(envelope(503, 'Service unavailable'));
+    const f = scripted(envelope(503, 'Service Unavailable'));
     const got = await clientWith(f.fetch).projects.get({ slug });
     expect(got.data.slug).toBe(slug);
     expect(f.calls).toEqual([
@@ -93,13 +93,13 @@ describe('retries and timeouts', () => {
 
   it('does not repeat a status change, delete or complete after a 5xx or a lost connection', async () => {
     const f = scripted(
-      envelope(503, 'Service unavailable'),
+      envelope(503, 'Service Unavailable'),
       networkFailure('ECONNRESET'),
       envelope(500, 'Internal server error'),
     );
     const client = clientWith(f.fetch);
     const err = await failure(client.tasks.updateStatus({ id: taskId, status: 'IN_PROGRESS' }));
-    expect(err).toMatchObject({ status: 503, error: 'Service unavailable' });
+    expect(err).toMatchObject({ status: 503, error: 'Service Unavailable' });
     expect(f.calls).toHaveLength(1);
     const lost = await failure(client.projects.delete({ slug }));
     expect(lost).toMatchObject({ status: 0, error: 'Network error' });

@@ -416,6 +416,12 @@ export class SearchIndex {
     }
   }
 
+  /** A project as it was put, or undefined. */
+  project(id: string): IndexedProject | undefined {
+    const d = this.docOf.get(id);
+    return d === undefined ? undefined : this.projects[d];
+  }
+
   tag(id: string): IndexedTag | undefined {
     const num = this.tagOf.get(id);
     return num === undefined ? undefined : this.tags[num];

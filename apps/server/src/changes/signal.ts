@@ -1,8 +1,7 @@
 import type { FeedServices } from '@directory/core';
-import type { DatabaseHandle } from '@directory/db';
+import { CHANGES_CHANNEL, type DatabaseHandle } from '@directory/db';
 
-/** The channel the change triggers NOTIFY on (migration 2026_11_23_000300_changes). */
-export const CHANGES_CHANNEL = 'directory_changes';
+export { CHANGES_CHANNEL };
 
 /**
  * Wakes long-polls of this process when changes commit. One listener per process: on

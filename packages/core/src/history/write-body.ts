@@ -11,7 +11,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { AppError } from '../errors.ts';
 import { projectLockKey } from '../identity.ts';
 import { resolveTagIds } from '../projects/tags.ts';
-import { derivedColumns, projectFields } from '../projects/upsert-project.ts';
+import { projectFields } from '../projects/upsert-project.ts';
 import type { Project, ProjectInput } from '../schemas/project.ts';
 import { urlKey } from '../url-key.ts';
 
@@ -71,7 +71,6 @@ export async function writeBody(trx: Kysely<Database>, body: Project, restore: b
   const write = {
     id: body.id,
     fields: projectFields(input),
-    derived: derivedColumns(input, body.slug, projectTagIds),
     position: 0,
   };
   if (restore) {

@@ -1,58 +1,15 @@
-import {
-  findProjectFacets,
-  findProjectPage,
-  type ProjectListItem as ItemRow,
-  projectSearchColumns,
-  type SearchQuery,
-  searchQuery,
-  TOTAL_CAP,
-  tokens,
-} from '@directory/db';
+import type { ProjectQuery } from '@directory/search';
 import { decodeCursor, encodeCursor, queryHash } from '../cursor.ts';
 import { AppError } from '../errors.ts';
-import { publicProcedure } from '../trpc.ts';
+import { publicProcedure, readModelOf } from '../trpc.ts';
 import { FindProjectsInput, FindProjectsOutput, findProjectsMeta } from './find-projects.types.ts';
-
-type MatchField =
-  | 'name'
-  | 'nameEn'
-  | 'slug'
-  | 'pinyin'
-  | 'initials'
-  | 'tags'
-  | 'description'
-  | 'descriptionEn';
-const KEY_FIELDS = ['name', 'nameEn', 'slug', 'pinyin', 'initials'] as const;
-
-const haystack = (s: string | null) => ` ${tokens(s).join(' ')} `;
-const found = (text: string, search: SearchQuery) => search.patterns.some((p) => text.includes(p));
-
-/**
- * Which field matched best, for an item of a page, from the score the database ranked it by
- * (search.repository.ts): the key it equals or starts (100, 80), the name field holding a
- * word (60), its tags (40), or its description (20).
- */
-function matchField(item: ItemRow, search: SearchQuery): MatchField {
-  const score = item.score ?? 0;
-  if (score >= 80) {
-    const cols = projectSearchColumns({ ...item, tags: [] });
-    const at = cols.search_keys.findIndex((k) =>
-      score === 100 ? k === search.whole : k !== '' && k.startsWith(search.whole),
-    );
-    return KEY_FIELDS[at] ?? 'name';
-  }
-  if (score >= 60) {
-    if (found(haystack(item.name), search)) return 'name';
-    if (found(haystack(item.nameEn), search)) return 'nameEn';
-    if (found(haystack(item.slug), search)) return 'slug';
-    return 'pinyin';
-  }
-  if (score >= 40) return 'tags';
-  return found(haystack(item.description), search) ? 'description' : 'descriptionEn';
-}
 
 const sortedSet = <T extends string>(values: T[] | undefined) => [...new Set(values ?? [])].sort();
 
+/**
+ * GET /api/projects from the read model: the engine (@directory/search) matches, ranks,
+ * counts and picks the page's ids; the page's projects come from the model's detail cache.
+ */
 export const findProjects = publicProcedure
   .meta(findProjectsMeta)
   .input(FindProjectsInput)
@@ -62,6 +19,8 @@ export const findProjects = publicProcedure
       throw new AppError('VALIDATION', ['sort: relevance needs q']);
     const sort = input.sort ?? (input.q !== undefined ? 'relevance' : 'updated');
     const order = input.order ?? (sort === 'name' ? 'asc' : 'desc');
+    let updatedAfter: number | undefined;
+    if (input.updatedAfter !== undefined) updatedAfter = Date.parse(input.updatedAfter);
     const filters = {
       status: input.status === 'ALL' ? undefined : input.status,
       tagSlugs: sortedSet(input.tag),
@@ -70,65 +29,57 @@ export const findProjects = publicProcedure
       source: input.source,
       updatedAfter: input.updatedAfter,
     };
-    // A cursor belongs to the query: the filters, q, sort and order (not the limit or facets).
-    const binding = queryHash({ q: input.q ?? null, ...filters, sort, order });
+    // A cursor belongs to the query: the filters, q, typos, sort and order (not the limit or facets).
+    const typos = input.typos !== false;
+    const binding = queryHash({ q: input.q ?? null, ...filters, sort, order, ...(!typos && { typos }) });
     const after = input.cursor === undefined ? undefined : decodeCursor(ctx.apiKey, binding, input.cursor);
-    const facetNames = [...new Set(input.facets ?? [])];
-
-    const search = input.q === undefined ? undefined : searchQuery(input.q);
-    if (input.q !== undefined && !search) {
-      // a query of punctuation only: it has no word to match
-      const empty = Object.fromEntries(facetNames.map((f) => [f, []]));
-      return {
-        success: true as const,
-        projects: [],
-        total: 0,
-        totalExact: true,
-        hasMore: false,
-        nextCursor: null,
-        ...(facetNames.length > 0 && { facets: empty }),
-      };
-    }
-    const query = { ...filters, search };
-    const pageQuery = {
-      ...query,
+    const model = await readModelOf(ctx, input.minPosition);
+    // The walk's first page fixes asOf: later pages leave out projects written after it, so
+    // that one whose sort key moved past the cursor is not listed twice.
+    const asOf = after?.asOf !== undefined ? Number(after.asOf) : model.asOf;
+    const query: ProjectQuery = {
+      ...(input.q !== undefined && { q: input.q }),
+      typos,
+      ...(filters.status && { status: filters.status }),
+      tagSlugs: filters.tagSlugs,
+      tagMode: filters.tagMode,
+      linkTypes: filters.linkTypes,
+      ...(filters.source !== undefined && { source: filters.source }),
+      ...(updatedAfter !== undefined && { updatedAfter }),
       sort,
       order,
       limit: input.limit,
-      after,
-      asOf: after?.asOf,
-      includeContent: input.include === 'content',
+      ...(after && { after: { key: after.key, id: after.id }, asOf }),
+      facets: [...new Set(input.facets ?? [])],
     };
-    // With q, the page and the facets come from one read of the matches (one statement);
-    // without q, the page is an index-ordered scan and the facets a query of their own.
-    const [page, facets] = search
-      ? await findProjectPage(ctx.db, pageQuery, facetNames).then((p) => [p, p.facets] as const)
-      : await Promise.all([
-          findProjectPage(ctx.db, pageQuery),
-          facetNames.length > 0 ? findProjectFacets(ctx.db, query, facetNames) : undefined,
-        ]);
-    const hasMore = page.items.length > input.limit;
-    const items = page.items.slice(0, input.limit);
-    const last = items[items.length - 1];
+    const found = model.index.findProjects(query);
+    const hits = found.hits.slice(0, input.limit);
+    const hasMore = found.hits.length > input.limit;
+    const projects = await model.projects(hits.map((h) => h.id));
+    const byId = new Map(projects.map((p) => [p.id, p]));
+    const withContent = input.include === 'content';
+    const last = hits[hits.length - 1];
     return {
       success: true as const,
-      projects: items.map((item) => {
-        const { sortKey: _key, score, ...project } = item;
-        return search
-          ? { ...project, match: { field: matchField(item, search), score: score ?? 0 } }
-          : project;
+      projects: hits.flatMap((hit) => {
+        const p = byId.get(hit.id);
+        if (!p) return [];
+        const { content, contentEn, ...rest } = p;
+        return [
+          {
+            ...rest,
+            ...(withContent && { content, contentEn }),
+            ...(hit.match && { match: hit.match }),
+          },
+        ];
       }),
-      total: Math.min(page.total, TOTAL_CAP),
-      totalExact: page.total <= TOTAL_CAP,
+      total: found.total,
+      totalExact: true,
       hasMore,
       nextCursor:
         hasMore && last
-          ? encodeCursor(ctx.apiKey, binding, {
-              key: last.sortKey,
-              id: last.id,
-              asOf: after?.asOf ?? page.asOf,
-            })
+          ? encodeCursor(ctx.apiKey, binding, { key: last.key, id: last.id, asOf: String(asOf) })
           : null,
-      ...(facets && { facets }),
+      ...(found.facets && { facets: found.facets }),
     };
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Meta } from '../meta.ts';
 import { optional, text, timestamp } from '../schemas/common.ts';
 import { LinkType, ProjectStatus, Tag } from '../schemas/project.ts';
-import { commaList, queryInt, repeatable } from '../schemas/query.ts';
+import { commaList, queryBoolean, queryInt, queryObject, repeatable } from '../schemas/query.ts';
 
 export const findProjectsMeta: Meta = {
   openapi: {
@@ -14,10 +14,15 @@ export const findProjectsMeta: Meta = {
     description:
       '`q` matches Chinese substrings of any length, English words and word prefixes, the name’s full ' +
       'pinyin (prefix or substring) and initials, and the slug, in names, tags and descriptions; every ' +
-      'word must match. Ranked: exact match of name/nameEn/slug/pinyin/initials, then a prefix of one, ' +
-      'then a match inside the name, then a tag, then the description. Pages are keyset cursors ' +
-      '(`nextCursor`, also a `Link: rel="next"` header) that never skip or repeat; ties by id. `total` ' +
-      'stops counting at 10,000 (`totalExact` false). A facet counts the matches of every filter but its own.',
+      'word must match. Words of 5–8 Latin letters also match one typo away, of 9 or more two (`typos=false` ' +
+      'turns it off); a word that is a synonym (GET /api/search/synonyms) also matches the other terms of ' +
+      'its set, ranked just below the word itself. Ranked: every match without typos above every match ' +
+      'with; then an exact match of name/nameEn/slug/pinyin/initials, a prefix of one, a match inside the ' +
+      'name, a tag, the description. `total` and facet counts are exact. Pages are keyset cursors ' +
+      '(`nextCursor`, also a `Link: rel="next"` header) that never skip or repeat; ties by id. A facet ' +
+      'counts the matches of every filter but its own. Unknown parameters are a 400. Served from the ' +
+      'process’s in-memory read model: `X-Directory-Position` tells what it reflects, and `minPosition` ' +
+      '(a position a write answered with) waits for it, at most 5 s, then 503 with `Retry-After`.',
   },
   nextLink: { param: 'cursor', field: 'nextCursor' },
   examples: {
@@ -45,7 +50,7 @@ export const findProjectsMeta: Meta = {
               title: null,
             },
           ],
-          match: { field: 'description', score: 20 },
+          match: { field: 'description', score: 20, typos: 0 },
         },
       ],
       total: 1,
@@ -63,7 +68,7 @@ export const findProjectsMeta: Meta = {
 export const SORTS = ['relevance', 'updated', 'created', 'name'] as const;
 export const FACETS = ['tags', 'status', 'linkTypes'] as const;
 
-export const FindProjectsInput = z.object({
+export const FindProjectsInput = queryObject({
   q: optional(text({ min: 1, max: 200 })),
   status: z.enum(['ACTIVE', 'ARCHIVED', 'ALL']).default('ALL'),
   tag: repeatable(text({ min: 1, max: 200 })),
@@ -79,6 +84,11 @@ export const FindProjectsInput = z.object({
   cursor: optional(text({ min: 1, max: 2000 })),
   facets: commaList(FACETS),
   include: z.enum(['content']).optional(),
+  typos: queryBoolean().optional().meta({ description: 'Typo tolerance; default true' }),
+  minPosition: optional(text({ min: 1, max: 100 })).meta({
+    description:
+      'An X-Directory-Position value: answer only once this process reflects it (at most 5 s, then 503)',
+  }),
 });
 
 const MATCH_FIELDS = [
@@ -107,7 +117,13 @@ export const ProjectListItem = z.object({
   updatedAt: timestamp,
   tags: z.array(Tag),
   links: z.array(z.object({ id: z.string(), type: LinkType, url: z.string(), title: z.string().nullable() })),
-  match: z.object({ field: z.enum(MATCH_FIELDS), score: z.number().int().min(0) }).optional(),
+  match: z
+    .object({
+      field: z.enum(MATCH_FIELDS),
+      score: z.number().int().min(0),
+      typos: z.number().int().min(0).max(2).meta({ description: 'Edits between the query and the match' }),
+    })
+    .optional(),
 });
 
 const ValueCount = z.object({ value: z.string(), count: z.number().int().min(0) });

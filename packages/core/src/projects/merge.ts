@@ -18,7 +18,7 @@ import type { RevisionContext } from '../history/revision-context.ts';
 import { projectLockKey } from '../identity.ts';
 import { missingProject } from './aliases.ts';
 import { projectNotFound } from './get-project.ts';
-import { derivedColumns, projectFields } from './upsert-project.ts';
+import { projectFields } from './upsert-project.ts';
 
 export interface MergeResult {
   /** The target as it is after the merge (endpoint 2's row). */
@@ -117,11 +117,6 @@ async function rewriteDerived(trx: Kysely<Database>, row: ProjectDetailRow): Pro
     {
       id: row.id,
       fields: projectFields(input),
-      derived: derivedColumns(
-        input,
-        row.slug,
-        row.tags.map((t) => t.id),
-      ),
       position: 0,
     },
   ]);

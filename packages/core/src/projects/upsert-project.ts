@@ -6,10 +6,8 @@ import {
   type Kysely,
   type LinksAndTags,
   lockKeys,
-  type ProjectDerived,
   type ProjectFields,
   type ProjectWrite,
-  projectSearchColumns,
   replaceLinksAndTags,
   updateProjects,
 } from '@directory/db';
@@ -31,22 +29,6 @@ export interface UpsertResult {
   action: UpsertAction;
   /** An update of a locked project: its locked fields, kept as they were (EXTENSIONS F). */
   kept?: LockField[] | undefined;
-}
-
-/** The search columns and denormalised tag ids and link types of a project as written. */
-export function derivedColumns(input: ProjectInput, slug: string, tagIds: string[]): ProjectDerived {
-  return {
-    ...projectSearchColumns({
-      name: input.name,
-      nameEn: input.nameEn ?? null,
-      slug,
-      description: input.description,
-      descriptionEn: input.descriptionEn ?? null,
-      tags: input.tags.map((t) => ({ name: t.name, nameEn: t.nameEn ?? null })),
-    }),
-    tag_ids: tagIds,
-    link_types: [...new Set(input.links.map((l) => l.type))].sort(),
-  };
 }
 
 /** An update makes the project exactly the input: left-out optional fields become null. */
@@ -145,7 +127,6 @@ export async function upsertProjects(
       const write = {
         id,
         fields: projectFields(input),
-        derived: derivedColumns(input, slug, projectTagIds),
         position: item.position,
       };
       if (existing) updates.push(write);

@@ -36,3 +36,56 @@ export const commaList = <const T extends readonly [string, ...string[]]>(values
       z.array(z.enum(values)),
     )
     .optional();
+
+/** `true`/`false` in a query string; typed clients' booleans as they are. */
+export const queryBoolean = () =>
+  z.preprocess(
+    (v) => (v === 'true' ? true : v === 'false' ? false : v),
+    z.boolean({ error: 'Invalid input: expected true or false' }),
+  );
+
+/** Levenshtein distance, small inputs only (parameter names). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The known parameter a mistyped one most likely meant: same letters in another case, a prefix either way, or at most two edits. */
+export function closestParameter(given: string, known: readonly string[]): string | undefined {
+  const g = given.toLowerCase();
+  const scored = known
+    .map((k) => {
+      const l = k.toLowerCase();
+      const d = distance(g, l);
+      const related = l === g || g.startsWith(l) || l.startsWith(g) || d <= 2;
+      return { k, d, related };
+    })
+    .filter((x) => x.related)
+    .sort((a, b) => a.d - b.d);
+  return scored[0]?.k;
+}
+
+/**
+ * The parameters of a GET whose unknown parameters are a 400 naming each (EXTENSIONS D):
+ * `query: unknown parameter "query"; did you mean "q"?`. A typo is not silently ignored.
+ */
+export function queryObject<T extends z.ZodRawShape>(shape: T) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      return issue.keys
+        .map((key) => {
+          const near = closestParameter(key, known);
+          return `unknown parameter "${key}"${near ? `; did you mean "${near}"?` : ''}`;
+        })
+        .join('; ');
+    },
+  });
+}

@@ -1,8 +1,8 @@
-import { findTagPage, searchQuery } from '@directory/db';
 import { decodeCursor, encodeCursor, queryHash } from '../cursor.ts';
-import { publicProcedure } from '../trpc.ts';
+import { publicProcedure, readModelOf } from '../trpc.ts';
 import { FindTagsInput, FindTagsOutput, findTagsMeta } from './find-tags.types.ts';
 
+/** GET /api/tags from the read model: its tags and their maintained project counts. */
 export const findTags = publicProcedure
   .meta(findTagsMeta)
   .input(FindTagsInput)
@@ -10,23 +10,23 @@ export const findTags = publicProcedure
   .query(async ({ ctx, input }) => {
     const binding = queryHash({ tags: true, q: input.q ?? null, sort: input.sort });
     const after = input.cursor === undefined ? undefined : decodeCursor(ctx.apiKey, binding, input.cursor);
-    const search = input.q === undefined ? undefined : searchQuery(input.q);
-    if (input.q !== undefined && !search)
-      return { success: true as const, tags: [], hasMore: false, nextCursor: null };
-    const rows = await findTagPage(ctx.db, {
-      patterns: search?.patterns,
+    const model = await readModelOf(ctx, input.minPosition);
+    const { hits } = model.index.findTags({
+      ...(input.q !== undefined && { q: input.q }),
       sort: input.sort,
       limit: input.limit,
-      after,
+      ...(after && { after: { key: after.key, id: after.id } }),
     });
-    const hasMore = rows.length > input.limit;
-    const tags = rows.slice(0, input.limit);
-    const last = tags[tags.length - 1];
+    const page = hits.slice(0, input.limit);
+    const hasMore = hits.length > input.limit;
+    const last = page[page.length - 1];
     return {
       success: true as const,
-      tags: tags.map(({ sortKey: _key, ...tag }) => tag),
+      tags: page.flatMap((hit) => {
+        const tag = model.index.tag(hit.id);
+        return tag ? [{ ...tag, projectCount: hit.projectCount }] : [];
+      }),
       hasMore,
-      nextCursor:
-        hasMore && last ? encodeCursor(ctx.apiKey, binding, { key: last.sortKey, id: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor(ctx.apiKey, binding, { key: last.key, id: last.id }) : null,
     };
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
 import { optional, text } from '../schemas/common.ts';
-import { queryInt } from '../schemas/query.ts';
+import { queryInt, queryObject } from '../schemas/query.ts';
 
 export const findTagsMeta: Meta = {
   openapi: {
@@ -36,11 +36,15 @@ export const findTagsMeta: Meta = {
   },
 };
 
-export const FindTagsInput = z.object({
+export const FindTagsInput = queryObject({
   q: optional(text({ min: 1, max: 200 })),
   sort: z.enum(['count', 'name']).default('count'),
   limit: queryInt({ min: 1, max: 100, fallback: 50 }),
   cursor: optional(text({ min: 1, max: 2000 })),
+  minPosition: optional(text({ min: 1, max: 100 })).meta({
+    description:
+      'An X-Directory-Position value: answer only once this process reflects it (at most 5 s, then 503)',
+  }),
 });
 
 export const FindTagsOutput = z.object({

@@ -1,0 +1,126 @@
+import type { LinkDetail, TagDetail } from '@directory/db';
+
+/**
+ * A project in the API's shape (endpoint 2), as the read model keeps it. A plain interface,
+ * not the zod schema's type: the SDK's declarations reach this file through the router's
+ * context and must not need zod.
+ */
+export interface ProjectBody {
+  id: string;
+  name: string;
+  nameEn: string | null;
+  slug: string;
+  description: string;
+  descriptionEn: string | null;
+  content: string | null;
+  contentEn: string | null;
+  status: 'ACTIVE' | 'ARCHIVED';
+  source: string | null;
+  createdAt: string;
+  updatedAt: string;
+  tags: TagDetail[];
+  links: LinkDetail[];
+}
+
+type Project = ProjectBody;
+
+/**
+ * The projects of recent pages and GETs in the API's shape, within a byte budget
+ * (READ_CACHE_MB): least recently used out first. An evicted or invalidated project is read
+ * back by its id (the read model reads every miss of a page in one statement).
+ *
+ * A read from the database can race an invalidation of the same project (a newer write
+ * applied while the read was on its way): `fill` is given the epoch the read started at and
+ * drops the row when the project was invalidated since, so the cache never keeps an older
+ * version than the model has applied.
+ */
+export class DetailCache {
+  private readonly entries = new Map<string, { project: Project; bytes: number }>();
+  private bytes = 0;
+  private epoch = 0;
+  /** Invalidations since the oldest read in flight: id → epoch. */
+  private readonly invalidated = new Map<string, number>();
+  private inFlight = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get size(): { projects: number; bytes: number } {
+    return { projects: this.entries.size, bytes: this.bytes };
+  }
+
+  get(id: string): Project | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // most recently used last
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    return entry.project;
+  }
+
+  /** A read of misses begins: its rows are filled with the epoch returned. */
+  begin(): number {
+    this.inFlight++;
+    return this.epoch;
+  }
+
+  end(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) this.invalidated.clear();
+  }
+
+  fill(project: Project, since: number): void {
+    if (since < this.clearedAt) return;
+    const at = this.invalidated.get(project.id);
+    if (at !== undefined && at > since) return;
+    const bytes = approximateBytes(project);
+    if (bytes > this.budget) return;
+    this.remove(project.id);
+    this.entries.set(project.id, { project, bytes });
+    this.bytes += bytes;
+    for (const [id, entry] of this.entries) {
+      if (this.bytes <= this.budget) break;
+      this.entries.delete(id);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  invalidate(id: string): void {
+    this.remove(id);
+    if (this.inFlight > 0) this.invalidated.set(id, ++this.epoch);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+    // every read in flight began before this: none of its rows may be kept
+    this.clearedAt = ++this.epoch;
+  }
+
+  /** The epoch of the last clear(): reads that began before it fill nothing. */
+  private clearedAt = 0;
+
+  private remove(id: string) {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.bytes -= entry.bytes;
+  }
+}
+
+const strBytes = (s: string | null | undefined) => (s ? 2 * s.length + 16 : 0);
+
+/** What a project costs in memory, roughly: its strings at two bytes a character plus object overhead. */
+export function approximateBytes(p: Project): number {
+  let n = 400;
+  n += strBytes(p.name) + strBytes(p.nameEn) + strBytes(p.slug) + strBytes(p.description);
+  n += strBytes(p.descriptionEn) + strBytes(p.content) + strBytes(p.contentEn) + strBytes(p.source);
+  for (const l of p.links) n += 120 + strBytes(l.url) + strBytes(l.title);
+  n += 48 * p.tags.length;
+  return n;
+}

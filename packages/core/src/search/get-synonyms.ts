@@ -1,0 +1,12 @@
+import { readSynonyms } from '@directory/db';
+import { publicProcedure } from '../trpc.ts';
+import { GetSynonymsInput, getSynonymsMeta, SynonymsOutput } from './synonyms.types.ts';
+
+export const getSynonyms = publicProcedure
+  .meta(getSynonymsMeta)
+  .input(GetSynonymsInput)
+  .output(SynonymsOutput)
+  .query(async ({ ctx }) => {
+    const { sets } = await readSynonyms(ctx.db);
+    return { success: true as const, sets };
+  });

@@ -1,0 +1,175 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, LinkType, ProjectStatus } from './tables.ts';
+
+type Db = Kysely<Database>;
+
+// What the search read model (core/read-model) reads: the projects and tags it indexes, at
+// start from one consistent snapshot and then by id as the change feed names them, the page
+// rows its detail cache misses, and the synonyms.
+
+/** A project as the search index holds it (times as epoch milliseconds, with microseconds). */
+export interface IndexedProjectRow {
+  id: string;
+  name: string;
+  nameEn: string | null;
+  slug: string;
+  description: string;
+  descriptionEn: string | null;
+  status: ProjectStatus;
+  source: string | null;
+  createdAt: number;
+  updatedAt: number;
+  tagIds: string[];
+  linkTypes: LinkType[];
+}
+
+export interface IndexedTagRow {
+  id: string;
+  name: string;
+  nameEn: string | null;
+  slug: string;
+}
+
+/** A snapshot of the database (pg_current_snapshot): which transactions it sees. */
+export interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  /** In progress when it was taken: not visible. */
+  xip: bigint[];
+}
+
+export function parseSnapshot(text: string): Snapshot {
+  const [xmin = '0', xmax = '0', xip = ''] = text.split(':');
+  return { xmin: BigInt(xmin), xmax: BigInt(xmax), xip: xip === '' ? [] : xip.split(',').map(BigInt) };
+}
+
+/** Whether a transaction's writes are visible in the snapshot (it committed before it was taken). */
+export const visibleIn = (s: Snapshot, xid: bigint): boolean =>
+  xid < s.xmin || (xid < s.xmax && !s.xip.includes(xid));
+
+const PROJECT_SELECT = sql`p.id, p.name, p.name_en as "nameEn", p.slug, p.description,
+  p.description_en as "descriptionEn", p.status, p.source,
+  (extract(epoch from p.created_at) * 1000)::float8 as "createdAt",
+  (extract(epoch from p.updated_at) * 1000)::float8 as "updatedAt",
+  coalesce((select array_agg(pt.tag_id order by pt.position) from project_tags pt where pt.project_id = p.id), '{}') as "tagIds",
+  coalesce((select array_agg(l.type) from links l where l.project_id = p.id), '{}') as "linkTypes"`;
+
+const TAG_SELECT = sql`t.id, t.name, t.name_en as "nameEn", t.slug`;
+
+/** Rows per statement of the build: big enough to amortise a round trip, small enough to stream. */
+const BATCH = 20_000;
+
+/**
+ * Everything the model indexes, from one REPEATABLE READ snapshot: the snapshot itself (the
+ * model follows the feed from there), every tag, then every project in id order, a batch at a
+ * time (`onProjects` indexes each batch while the next is read), and the synonyms.
+ */
+export async function readModelSnapshot(
+  db: Db,
+  onTags: (tags: IndexedTagRow[]) => void,
+  onProjects: (projects: IndexedProjectRow[]) => void,
+): Promise<{ snapshot: Snapshot; synonyms: Synonyms }> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const { rows } = await sql<{
+        snapshot: string;
+      }>`select pg_current_snapshot()::text as snapshot`.execute(trx);
+      const snapshot = parseSnapshot(rows[0]!.snapshot);
+      const tags = await sql<IndexedTagRow>`select ${TAG_SELECT} from tags t order by t.id`.execute(trx);
+      onTags(tags.rows);
+      let after = '';
+      for (;;) {
+        const batch = await sql<IndexedProjectRow>`
+          select ${PROJECT_SELECT} from projects p where p.id > ${after}::text order by p.id limit ${BATCH}::int
+        `.execute(trx);
+        if (batch.rows.length === 0) break;
+        onProjects(batch.rows);
+        after = batch.rows[batch.rows.length - 1]!.id;
+        if (batch.rows.length < BATCH) break;
+      }
+      return { snapshot, synonyms: await readSynonyms(trx) };
+    });
+}
+
+/** The projects among `ids` as they are now (a missing id was deleted), and their tags. */
+export async function readIndexedProjects(
+  db: Db,
+  ids: string[],
+): Promise<{ projects: IndexedProjectRow[]; tags: IndexedTagRow[] }> {
+  if (ids.length === 0) return { projects: [], tags: [] };
+  const projects = await sql<IndexedProjectRow>`
+    select ${PROJECT_SELECT} from unnest(${ids}::text[]) as u(id)
+    cross join lateral (select * from projects where id = u.id limit 1) p
+  `.execute(db);
+  const tagIds = [...new Set(projects.rows.flatMap((p) => p.tagIds))];
+  const tags =
+    tagIds.length === 0
+      ? { rows: [] }
+      : await sql<IndexedTagRow>`
+          select ${TAG_SELECT} from unnest(${tagIds}::text[]) as u(id)
+          cross join lateral (select * from tags where id = u.id limit 1) t
+        `.execute(db);
+  return { projects: projects.rows, tags: tags.rows };
+}
+
+export interface ProjectChange {
+  projectId: string;
+  /** project.merged: the project it went into. */
+  intoProjectId: string | null;
+}
+
+/** The project changes written by the given transactions (a process's own writes). */
+export async function readChangesOfTransactions(db: Db, xids: string[]): Promise<ProjectChange[]> {
+  if (xids.length === 0) return [];
+  const { rows } = await sql<ProjectChange>`
+    select c.project_id as "projectId", c.into_project_id as "intoProjectId"
+    from changes c where c.xid = any(${xids}::xid8[]) and c.project_id is not null
+  `.execute(db);
+  return rows;
+}
+
+/** The id of the transaction running on this connection, if it has written anything. */
+export async function currentTransactionId(db: Db): Promise<string | null> {
+  const { rows } = await sql<{ xid: string | null }>`
+    select pg_current_xact_id_if_assigned()::text as xid
+  `.execute(db);
+  return rows[0]?.xid ?? null;
+}
+
+// ————————————————————————————————————————— synonyms (EXTENSIONS D)
+
+export interface Synonyms {
+  sets: string[][];
+  version: string;
+}
+
+export async function readSynonyms(db: Db): Promise<Synonyms> {
+  const { rows } =
+    await sql<Synonyms>`select sets, version::text as version from search_synonyms where id = 1`.execute(db);
+  return rows[0] ?? { sets: [], version: '0' };
+}
+
+export async function readSynonymsVersion(db: Db): Promise<string> {
+  const { rows } = await sql<{
+    version: string;
+  }>`select version::text as version from search_synonyms where id = 1`.execute(db);
+  return rows[0]?.version ?? '0';
+}
+
+/**
+ * Replaces every set, and wakes every process's feed follower (the change feed's channel) so
+ * that it re-reads them now rather than at its next look.
+ */
+export async function replaceSynonyms(db: Db, sets: string[][], channel: string): Promise<Synonyms> {
+  const { rows } = await sql<Synonyms>`
+    with u as (
+      update search_synonyms set sets = ${JSON.stringify(sets)}::jsonb, version = version + 1, updated_at = now()
+      where id = 1 returning sets, version
+    )
+    select u.sets, u.version::text as version, pg_notify(${channel}::text, '') from u
+  `.execute(db);
+  const row = rows[0]!;
+  return { sets: row.sets, version: row.version };
+}
