@@ -12,6 +12,7 @@ const QueuePage = lazy(() => import('./pages/Queue.tsx'));
 const ChangesPage = lazy(() => import('./pages/Changes.tsx'));
 const DuplicatesPage = lazy(() => import('./pages/Duplicates.tsx'));
 const DeletedPage = lazy(() => import('./pages/Deleted.tsx'));
+const SynonymsPage = lazy(() => import('./pages/Synonyms.tsx'));
 
 function route(path: string): { page: ReactNode; section: string } {
   if (path === '/' || path === '/search') return { page: <SearchPage />, section: 'search' };
@@ -20,6 +21,7 @@ function route(path: string): { page: ReactNode; section: string } {
   if (path === '/changes') return { page: <ChangesPage />, section: 'changes' };
   if (path === '/duplicates') return { page: <DuplicatesPage />, section: 'duplicates' };
   if (path === '/deleted') return { page: <DeletedPage />, section: 'deleted' };
+  if (path === '/synonyms') return { page: <SynonymsPage />, section: 'synonyms' };
   const project = /^\/projects\/([^/]+)$/.exec(path);
   if (project) return { page: <ProjectPage slug={decodeURIComponent(project[1]!)} />, section: 'search' };
   return { page: <NotFound />, section: '' };
@@ -61,6 +63,7 @@ export function App() {
     ['/changes', 'changes', t.navChanges],
     ['/duplicates', 'duplicates', t.navDuplicates],
     ['/deleted', 'deleted', t.navDeleted],
+    ['/synonyms', 'synonyms', t.navSynonyms],
   ];
   return (
     <>

@@ -54,6 +54,7 @@ export const LOCK_FIELDS: readonly LockField[] = [
   'links',
 ];
 type DeletedReply = RouterOutputs['projects']['deleted'];
+type SynonymsReply = RouterOutputs['search']['synonyms'];
 export type DeletedProject = DeletedReply['projects'][number];
 
 // --- transport ---------------------------------------------------------------------------------
@@ -258,6 +259,9 @@ export const api = {
         key: true,
       },
     ),
+  synonyms: (signal?: AbortSignal) => call<SynonymsReply>('GET', '/api/search/synonyms', { signal }),
+  replaceSynonyms: (sets: string[][]) =>
+    call<SynonymsReply>('PUT', '/api/search/synonyms', { key: true, body: { sets } }),
   changes: (after: string | null, wait: number, limit: number, signal?: AbortSignal) =>
     call<ChangesReply>('GET', '/api/changes', { key: true, query: { after, wait, limit }, signal }),
 };

@@ -225,6 +225,16 @@ const en = {
   restoredNote: (slug: string) => `Restored ${slug}.`,
   viaMerge: 'merged',
   viaDelete: 'deleted',
+  navSynonyms: 'Synonyms',
+  synonymsTitle: 'Search synonyms',
+  synonymsHelp:
+    'A search word equal to a term of a set also finds the other terms of its set, ranked just below the word itself. Every server applies a change within a second.',
+  synonymsLabel: 'One set per line, terms separated by commas',
+  synonymsCount: (n: number) => (n === 1 ? '1 set' : `${n} sets`),
+  synonymsShort: (lines: number[]) =>
+    `A set needs at least two terms: line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}`,
+  synonymsSave: 'Save synonyms',
+  synonymsSaved: 'Saved: searches use them now.',
 };
 
 export type Messages = typeof en;
@@ -430,6 +440,15 @@ const zh: Messages = {
   deletedAt: '删除于',
   restore: (slug) => `恢复 ${slug}…`,
   restoreConfirm: (slug) => `按删除时的样子（字段、标签、链接和锁定）恢复“${slug}”？`,
+  navSynonyms: '同义词',
+  synonymsTitle: '搜索同义词',
+  synonymsHelp:
+    '搜索词等于某组中的一个词时，也会找到同组的其他词，排在该词本身的结果之后。每个服务进程在一秒内生效。',
+  synonymsLabel: '每行一组，词之间用逗号分隔',
+  synonymsCount: (n) => `${n} 组`,
+  synonymsShort: (lines) => `每组至少需要两个词：第 ${lines.join('、')} 行`,
+  synonymsSave: '保存同义词',
+  synonymsSaved: '已保存：搜索已开始使用。',
   restoreYes: '恢复',
   restoredNote: (slug) => `已恢复 ${slug}。`,
   viaMerge: '已合并',

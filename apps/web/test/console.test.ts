@@ -444,6 +444,45 @@ describe('the web console in Chromium', () => {
     await close(page);
   });
 
+  it('edits the search synonyms: lines are sets, a one-term line is refused, a saved set changes search', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const stamp = Date.now().toString(36);
+    const word = `syn${stamp}`.replace(/\d/g, 'q');
+    await s.call('POST', '/api/webhook/projects', {
+      body: {
+        projects: [
+          {
+            name: `同义词测试 ${stamp}`,
+            nameEn: `Synonym target ${stamp}`,
+            description: 'Found through a synonym of its tag only.',
+            tags: [{ name: `${word}tag` }],
+            links: [{ type: 'WEBSITE', url: `https://synonym-${stamp}.example.org/` }],
+          },
+        ],
+      },
+    });
+    expect((await s.call('GET', `/api/projects?q=${word}alias`, { key: false })).json.total).toBe(0);
+    const page = await open('/synonyms', { locale: 'en-US' });
+    await enterKey(page);
+    const box = page.getByLabel('One set per line, terms separated by commas');
+    await box.waitFor(WAIT);
+    await box.fill(`大模型, 大语言模型, LLM\n${word}tag`);
+    await page.getByText('A set needs at least two terms: line 2').waitFor(WAIT);
+    expect(await page.getByRole('button', { name: 'Save synonyms' }).isDisabled()).toBe(true);
+    await box.fill(`大模型, 大语言模型, LLM\n${word}tag，${word}alias`);
+    await page.getByText('2 sets').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Save synonyms' }).click();
+    await page.getByText('Saved: searches use them now.').waitFor(WAIT);
+    const stored = await s.call('GET', '/api/search/synonyms', { key: false });
+    expect(stored.json.sets).toEqual([
+      ['大模型', '大语言模型', 'LLM'],
+      [`${word}tag`, `${word}alias`],
+    ]);
+    expect((await s.call('GET', `/api/projects?q=${word}alias`, { key: false })).json.total).toBe(1);
+    await s.call('PUT', '/api/search/synonyms', { body: { sets: [] } });
+    await close(page);
+  });
+
   it('lists duplicates side by side and merges one after a confirmation; its old address leads to the kept one', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     const stamp = Date.now();
@@ -605,6 +644,7 @@ describe('the web console in Chromium', () => {
       ['changes', '/changes', true],
       ['duplicates', '/duplicates', true],
       ['deleted', '/deleted', true],
+      ['synonyms', '/synonyms', true],
       ['history', `/projects/${hostileSlug}?tab=history`, false],
       ['key-prompt', '/queue', false],
     ];
@@ -633,7 +673,8 @@ describe('the web console in Chromium', () => {
         await context.close();
       }
     }
-  });
+    // ten pages × two widths × two languages: more than the default minute on a busy machine
+  }, 180_000);
 
   it('sent no request off the origin, and no page threw', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
