@@ -1,6 +1,7 @@
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import type { DatabaseHandle } from '../packages/db/src/index.ts';
 import { type ChangesResult, renderChanges } from './changes.ts';
+import { type HistoryResult, renderHistory } from './history.ts';
 import { cpuOf, type Freshness, itemsOf, type ModelFigures, type UpsertComparison } from './model.ts';
 import type { Measurement } from './scenarios.ts';
 
@@ -45,6 +46,8 @@ export interface Report {
   sizes: SizeResult[];
   /** The change feed and webhooks (bench/changes.ts). */
   changes?: ChangesResult;
+  /** History: revisions on every write (bench/history.ts). */
+  history?: HistoryResult;
   /** Upserts with the read model and before it (bench/model.ts). */
   upserts?: UpsertComparison;
 }
@@ -523,7 +526,7 @@ Run it on an otherwise idle machine: the load generator, the servers and Postgre
 | \`--upsert-connections\` | \`BENCH_UPSERT_CONNECTIONS\` | 4 | connections for the upsert batches (on 2 cores, more batches at once only contend for the same cores) |
 | \`--db-pool-size\` | \`BENCH_DB_POOL_SIZE\` | 10 | \`DB_POOL_SIZE\` of the server and the baseline |
 | \`--claims-per-second\` | \`BENCH_CLAIMS_PER_SECOND\` | 5000 | PENDING tasks added for the claim scenario per second of its run |
-| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\` |
+| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\`, \`history\` |
 | \`--write\` | | | write this file |
 
 The seeder also runs alone, on an existing empty database (it migrates it first):
@@ -666,6 +669,7 @@ export function renderMarkdown(report: Report): string {
   const n = notes(report);
   if (n.length > 0) out.push('', '## Notes', '', ...n.map((x) => `- ${x.replace(/\n/g, ' ')}`));
   if (report.changes) out.push(...renderChanges(report.changes));
+  if (report.history) out.push(...renderHistory(report.history));
   out.push('', HOW_TO_RUN);
   return `${out.join('\n')}`;
 }

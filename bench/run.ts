@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { renderChanges, runChangesBench } from './changes.ts';
+import { renderHistory, runHistoryBench } from './history.ts';
 import { compareUpserts, type Freshness, measureFreshness, modelFigures } from './model.ts';
 import { type Child, createDatabase, type Database, memoryOf, ROOT, startChild } from './processes.ts';
 import {
@@ -44,6 +45,7 @@ const { values: flags } = parseArgs({
     before: { type: 'string' },
     'compare-projects': { type: 'string' },
     'compare-rounds': { type: 'string' },
+    'history-projects': { type: 'string' },
     'cpu-prof': { type: 'string' },
     'database-url': { type: 'string' },
     write: { type: 'boolean', default: false },
@@ -249,7 +251,7 @@ try {
     console.log('warning: the machine is busy; the figures will be low and noisy');
   const report: Report = { machine, settings, sizes: [] };
   // `--scenarios queue` runs the queue part alone (bench/queue.ts)
-  const queueOnly = only.length === 1 && only[0] === 'queue';
+  const queueOnly = only.length > 0 && only.every((key) => key === 'queue' || key === 'history');
   if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
   if (!queueOnly && before !== 'none' && wanted('upsert-before')) {
     console.log(`\n== upserts: the server of ${before} (before the read model) and this one`);
@@ -274,6 +276,19 @@ try {
       track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
     });
     console.log(renderChanges(report.changes).join('\n'));
+  }
+  // `--scenarios history` runs history's part (bench/history.ts)
+  if (only.length === 0 || only.includes('history')) {
+    console.log('\n== history: revisions on every write, and a project with 1,000 of them');
+    report.history = await runHistoryBench({
+      adminUrl,
+      apiKey,
+      duration: settings.duration,
+      dbPoolSize: settings.dbPoolSize,
+      projects: integer('history-projects', 'BENCH_HISTORY_PROJECTS', 2000, 100),
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+    });
+    console.log(renderHistory(report.history).join('\n'));
   }
   if (!queueOnly) console.log(renderSummary(report));
   let queue: QueueSizeResult[] = [];

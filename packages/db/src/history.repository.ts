@@ -45,45 +45,38 @@ const SUMMARY = sql.raw(
   'r.project_id, r.revision, r.at, r.action, r.via, r.source, r.task_id, r.actor, r.slug, r.name, r.name_en',
 );
 
-/** Each project's latest revision number and body hash (absent: it has none). One round trip. */
-export async function latestRevisions(
-  db: Db,
-  projectIds: readonly string[],
-): Promise<Map<string, { revision: number; bodyHash: string }>> {
-  const latest = new Map<string, { revision: number; bodyHash: string }>();
-  if (projectIds.length === 0) return latest;
-  const { rows } = await sql<{ project_id: string; revision: number; body_hash: string }>`
-    select p.id as project_id, r.revision, r.body_hash
-    from unnest(${[...new Set(projectIds)]}::text[]) as p(id)
-    cross join lateral (
-      select revision, body_hash from project_revisions where project_id = p.id order by revision desc limit 1
-    ) r
-  `.execute(db);
-  for (const row of rows) latest.set(row.project_id, { revision: row.revision, bodyHash: row.body_hash });
-  return latest;
-}
-
 /**
- * Inserts revisions numbered after each project's latest (one statement; several revisions of one
- * project in one call are numbered in array order). The caller holds each project's row lock.
+ * Inserts revisions numbered after each project's latest, in one statement that also reads that
+ * latest: an `updated` revision whose body hash equals the latest's is left out (nothing changed).
+ * Each project at most once per call. The caller holds each project's row lock, so no other
+ * writer numbers the same project meanwhile. Returns the numbers stored, by project.
  */
-export async function insertRevisions(db: Db, revisions: readonly NewRevision[]): Promise<void> {
-  if (revisions.length === 0) return;
+export async function insertRevisions(
+  db: Db,
+  revisions: readonly NewRevision[],
+): Promise<Map<string, number>> {
+  const numbers = new Map<string, number>();
+  if (revisions.length === 0) return numbers;
   const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
-  await sql`
+  const { rows } = await sql<{ project_id: string; revision: number }>`
     insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, slug, name,
       name_en, body_hash, project)
-    select u.project_id,
-      coalesce((select max(revision) from project_revisions where project_id = u.project_id), 0)
-        + row_number() over (partition by u.project_id order by u.ord),
-      now(), u.action, u.via, u.source, u.task_id, u.actor, u.slug, u.name, u.name_en, u.body_hash, u.body::json
+    select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.slug,
+      u.name, u.name_en, u.body_hash, u.body::json
     from unnest(
       ${col((r) => r.projectId)}::text[], ${col((r) => r.action)}::text[], ${col((r) => r.via)}::text[],
       ${col((r) => r.source)}::text[], ${col((r) => r.taskId)}::text[], ${col((r) => r.actor)}::text[],
       ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
       ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[]
-    ) with ordinality as u(project_id, action, via, source, task_id, actor, slug, name, name_en, body_hash, body, ord)
+    ) as u(project_id, action, via, source, task_id, actor, slug, name, name_en, body_hash, body)
+    left join lateral (
+      select revision, body_hash from project_revisions where project_id = u.project_id order by revision desc limit 1
+    ) l on true
+    where u.action <> 'updated' or l.body_hash is distinct from u.body_hash
+    returning project_id, revision
   `.execute(db);
+  for (const row of rows) numbers.set(row.project_id, row.revision);
+  return numbers;
 }
 
 /** A page of a project's revisions, newest first, numbered below `before` when given. */

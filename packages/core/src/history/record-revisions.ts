@@ -3,7 +3,6 @@ import {
   findProjectDetailsByIds,
   insertRevisions,
   type Kysely,
-  latestRevisions,
   type NewRevision,
   type ProjectDetailRow,
   type RevisionAction,
@@ -17,7 +16,8 @@ import type { RevisionContext } from './revision-context.ts';
  * the projects' row locks (migration 2026_11_25_000800_history argues why here and not in a
  * trigger): it reads the written projects back as endpoint 2 shows them and stores one revision
  * per write, numbered after the project's latest; an update whose project equals its latest
- * revision (but for `updatedAt`) stores none. Three round trips for a whole batch.
+ * revision (but for `updatedAt`) stores none (the insert itself compares). Two round trips for a
+ * whole batch: the read, and one insert that reads each project's latest revision as it goes.
  * Several writes of one project in one call are not allowed (a batch writes each project once
  * per run, and calls this once per run). Returns the numbers of the revisions stored, by project.
  */
@@ -26,24 +26,20 @@ export async function recordRevisions(
   writes: readonly { projectId: string; action: Exclude<RevisionAction, 'deleted'> }[],
   how: RevisionContext,
 ): Promise<Map<string, number>> {
-  const numbers = new Map<string, number>();
-  if (writes.length === 0) return numbers;
-  const ids = writes.map((w) => w.projectId);
-  const rows = await findProjectDetailsByIds(trx, ids);
-  const latest = await latestRevisions(trx, ids);
+  if (writes.length === 0 || how.record === false) return new Map();
+  const rows = await findProjectDetailsByIds(
+    trx,
+    writes.map((w) => w.projectId),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const revisions: NewRevision[] = [];
-  for (const { projectId, action } of writes) {
-    const row = byId.get(projectId);
-    if (!row) throw new Error(`recordRevisions: project ${projectId} was not written`);
-    const revision = revisionOf(row, action, how);
-    const last = latest.get(projectId);
-    if (action === 'updated' && last?.bodyHash === revision.bodyHash) continue;
-    revisions.push(revision);
-    numbers.set(projectId, (last?.revision ?? 0) + 1);
-  }
-  await insertRevisions(trx, revisions);
-  return numbers;
+  return insertRevisions(
+    trx,
+    writes.map(({ projectId, action }) => {
+      const row = byId.get(projectId);
+      if (!row) throw new Error(`recordRevisions: project ${projectId} was not written`);
+      return revisionOf(row, action, how);
+    }),
+  );
 }
 
 /** The revision of deleted projects: their bodies as read (locked) just before the delete. */

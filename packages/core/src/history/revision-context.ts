@@ -6,4 +6,9 @@ export interface RevisionContext {
   actor: string | null;
   /** The task whose completion wrote the project (via "complete"). */
   taskId?: string | null | undefined;
+  /**
+   * false: store no revisions. Only the benchmark's baseline (bench/history.ts, "with revisions
+   * against without") sets it; no request can.
+   */
+  record?: false | undefined;
 }
