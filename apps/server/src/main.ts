@@ -72,8 +72,11 @@ async function prune() {
     logger.warn({ error: describeError(err) }, 'cannot prune revisions');
   }
 }
-void prune();
-const pruner = setInterval(() => void prune(), config.changes.pruneIntervalMs);
+// The pass in flight, awaited before the pool closes (else it logs a failed query on the way out).
+let pruning = prune();
+const pruner = setInterval(() => {
+  pruning = prune();
+}, config.changes.pruneIntervalMs);
 
 // The read model: every read of projects and tags is served from it. It builds while the
 // server already listens (/healthz answers 503 until it is built), then follows the feed.
@@ -138,7 +141,7 @@ server.on('error', (err) => {
   const hint = code === 'EADDRINUSE' ? ' (another process uses that port: stop it, or set PORT)' : '';
   // The background jobs stop before the pool closes, so that none of them logs a failed query.
   clearInterval(pruner);
-  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop(), readModel.stop()])
+  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop(), readModel.stop(), pruning])
     .then(() => handle.close())
     .finally(() => cannotStart(`cannot listen on ${config.host}:${config.port}: ${message}${hint}`));
 });
@@ -159,7 +162,7 @@ async function shutdown(signal: string) {
   // Keep-alive connections go idle as their last answers (the long-polls just woken) finish.
   const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  await Promise.all([closed, dispatcher.stop()]);
+  await Promise.all([closed, dispatcher.stop(), pruning]);
   clearInterval(idle);
   clearTimeout(force);
   // A handler whose client went away may still be running: let it finish with the pool.
