@@ -163,7 +163,6 @@ describe.each(targets)('merges and aliases on $name', (target) => {
     expect((await merge(from!, into!)).status).toBe(200);
     // On PostgreSQL the feed shows a change once every older transaction of the cluster has ended
     // (gap-free), so another test's open transaction can hold it back a moment: read until it is there.
-    // biome-ignore lint/suspicious/noExplicitAny: the changes as the API returns them
     const changes: any[] = [];
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
       const page = (await s.call('GET', `/api/changes?after=${cursor}&wait=2`)).json;
@@ -199,7 +198,7 @@ describe.each(targets)('merges and aliases on $name', (target) => {
     expect(payload).toEqual([
       {
         type: 'project.merged',
-        timestamp: merged[0].at,
+        timestamp: merged[0]!.at,
         data: { ...merged[0], cursor: expect.any(String) },
       },
     ]);
