@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { firstLoadJs } from '../apps/web/scripts/size.ts';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
+import { CHROMIUM_LAUNCH } from '../test-support/chromium.ts';
 import { seededProject } from './data.ts';
 import { type Child, createDatabase, ROOT, startChild } from './processes.ts';
 
@@ -18,8 +19,6 @@ import { type Child, createDatabase, ROOT, startChild } from './processes.ts';
 // request, the search, rendering: the whole wait. Each measurement is on a freshly loaded page
 // (no answer cached in the browser). With --write the figures replace the "Web console"
 // section of bench/RESULTS.md.
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The queries of issue 11, and a few broader ones (many matches: the ranking has more to do). */
 export const QUERIES = ['通义', 'tyqw', 'tongyi', 'qwen', '模型', 'zhineng', 'open model', 'llm'];
@@ -59,18 +58,7 @@ export interface WebResult {
 }
 
 export async function measureSearchPage(baseUrl: string, runs: number): Promise<WebResult[]> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
     const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();

@@ -1,17 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, slugOf, spawnServer, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { project, slugOf, spawnServer, targets, uniqueUrl, useServer } from './helpers.ts';
 
 describe.each(targets)('the change feed on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
 
   const feed = (query = '') => s.call('GET', `/api/changes${query}`);
   /** Every change after `after`, page by page. */

@@ -1,12 +1,7 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI sets REQUIRE_BROWSER=1: there a missing browser fails the test instead of skipping it.
-const REQUIRED = process.env.REQUIRE_BROWSER === '1';
-const MISSING = `no Chromium at ${CHROMIUM} (install chromium, or set CHROMIUM_PATH)`;
+import { launchChromium, MISSING } from '../../../test-support/chromium.ts';
+import { useServer } from './helpers.ts';
 
 const OPERATIONS = [
   'POST /api/webhook/projects',
@@ -48,31 +43,13 @@ const OPERATIONS = [
 
 // The docs page does not depend on the database: PGlite only.
 describe('the API reference page', () => {
-  let s: TestServer;
+  const s = useServer({ postgres: false });
   let browser: Browser | undefined;
   beforeAll(async () => {
-    s = await startServer({ postgres: false });
-    if (!existsSync(CHROMIUM)) {
-      if (REQUIRED) throw new Error(`REQUIRE_BROWSER=1, but ${MISSING}`);
-      return;
-    }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await s?.close();
   });
 
   it('lists every operation, with everything loaded from the server itself', async (ctx) => {

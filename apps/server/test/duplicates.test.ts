@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { project, slugOf, targets, uniqueUrl, useServer } from './helpers.ts';
 
 describe.each(targets)('duplicate checks on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
 
   const checkUrls = (body: unknown) => s.call('POST', '/api/discovery/check-duplicates', { body });
   const checkProjects = (projects: unknown) =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer, targets } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { targets, useServer } from './helpers.ts';
 
 /**
  * Property-based fuzzing of all ten endpoints: generated, mutated and raw bodies, query
@@ -1151,7 +1151,7 @@ function envelopeProblem(res: Reply): string | undefined {
 // ---------------------------------------------------------------------------------------------
 
 describe.each(targets)('fuzzing every endpoint on $name', (target) => {
-  let s: TestServer;
+  const s = useServer(target);
   let values: Record<string, string> = {};
   let last: DbState | undefined;
   let sent = 0;
@@ -1159,13 +1159,6 @@ describe.each(targets)('fuzzing every endpoint on $name', (target) => {
   const perRoute: Partial<Record<RouteName, number>> = {};
   let seeds = 0;
   const report: string[] = [];
-
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
 
   const resolve = (text: string) => text.replace(/@@([A-Z0-9_]+)@@/g, (m, name: string) => values[name] ?? m);
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { type AppOptions, createApp, createHttpServer, type HttpTimeouts, readModelOf } from '../src/app.ts';
 import { ChangeSignal } from '../src/changes/signal.ts';
 import { createLogger } from '../src/logger.ts';
@@ -130,6 +131,31 @@ export async function startServer(
       await fresh?.drop();
     },
   };
+}
+
+/**
+ * The server of a describe block: started (by `startServer`) in its beforeAll, closed in its afterAll.
+ * The returned handle stands for that server once beforeAll has run; using it before throws.
+ * Set-up of one's own (seeding) goes in a beforeAll registered after this call: hooks run in order.
+ */
+export function useServer(
+  target: { postgres: boolean },
+  options: Partial<AppOptions> & { timeouts?: HttpTimeouts } = {},
+  timeoutMs?: number,
+): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(target, options);
+  }, timeoutMs);
+  afterAll(async () => {
+    await server?.close();
+  });
+  return new Proxy({} as TestServer, {
+    get(_, property) {
+      if (!server) throw new Error('useServer: the server is used before its beforeAll has run');
+      return Reflect.get(server, property);
+    },
+  });
 }
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));

@@ -10,20 +10,13 @@ import {
   type ServerProcess,
   slugOf,
   spawnServer,
-  startServer,
-  type TestServer,
   targets,
+  useServer,
 } from './helpers.ts';
 
 /** Issue 19 / EXTENSIONS F: revisions, revert, restore, locks. */
 describe.each(targets)('history on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  }, 120_000);
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target, {}, 120_000);
 
   const upsert = async (projects: unknown[], headers: Record<string, string> = {}) => {
     const r = await s.call('POST', '/api/webhook/projects', { body: { projects }, headers });

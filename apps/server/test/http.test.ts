@@ -1,17 +1,11 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, startServer, type TestServer, targets } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { project, targets, useServer } from './helpers.ts';
 
 const UNAUTHORIZED = { success: false, error: 'Unauthorized', details: ['Invalid or missing API Key'] };
 
 describe.each(targets)('HTTP behaviour on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
 
   const upsert = (body: unknown, key?: string | false) =>
     s.call('POST', '/api/webhook/projects', { body, key });

@@ -1,16 +1,10 @@
 import { webhookPayload } from '@directory/core';
 import { claimDeliveries } from '@directory/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { project, slugOf, targets, uniqueUrl, useServer } from './helpers.ts';
 
 describe.each(targets)('merges and aliases on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
   const query = async (text: string, values: unknown[] = []) => (await s.db.pool.query(text, values)).rows;
 
   /** Upserts the inputs; their slugs. */

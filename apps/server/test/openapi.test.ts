@@ -3,8 +3,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { pruneChanges } from '@directory/db';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, type Reply, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { project, type Reply, type TestServer, targets, uniqueUrl, useServer } from './helpers.ts';
 
 /** The ten endpoints of SPEC.md and those of EXTENSIONS.md, and whether each takes the key. */
 const ENDPOINTS = [
@@ -105,14 +105,13 @@ function errorStrings(doc: any, response: any): string[] {
 const segment = (s: string) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'));
 
 describe.each(targets)('the OpenAPI document on $name', (target) => {
-  let s: TestServer;
+  // A short request timeout, so that the 408 of a stalled request can be seen.
+  const s = useServer(target, {
+    timeouts: { requestTimeoutMs: 8_000, headersTimeoutMs: 2_000, keepAliveTimeoutMs: 5_000 },
+  });
   let doc: any;
   let ajv: Ajv2020;
   beforeAll(async () => {
-    // A short request timeout, so that the 408 of a stalled request can be seen.
-    s = await startServer(target, {
-      timeouts: { requestTimeoutMs: 8_000, headersTimeoutMs: 2_000, keepAliveTimeoutMs: 5_000 },
-    });
     const reply = await s.call('GET', '/api/openapi.json', { key: false });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
@@ -121,9 +120,6 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
     ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     ajv.addSchema(doc, DOC_ID);
-  });
-  afterAll(async () => {
-    await s?.close();
   });
 
   describe('as a document', () => {

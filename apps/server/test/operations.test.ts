@@ -1,9 +1,18 @@
 import { connect as netConnect } from 'node:net';
 import { appRouter } from '@directory/core';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.ts';
-import { project, type Reply, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import {
+  project,
+  type Reply,
+  slugOf,
+  startServer,
+  type TestServer,
+  targets,
+  uniqueUrl,
+  useServer,
+} from './helpers.ts';
 
 /** A logger whose JSON lines are kept in memory. */
 function capturingLogger() {
@@ -18,13 +27,7 @@ function capturingLogger() {
 describe.each(targets)('operating the server on $name', (target) => {
   describe('request ids and logs', () => {
     const { logger, lines } = capturingLogger();
-    let s: TestServer;
-    beforeAll(async () => {
-      s = await startServer(target, { logger });
-    });
-    afterAll(async () => {
-      await s?.close();
-    });
+    const s = useServer(target, { logger });
 
     it('returns a fresh id in X-Request-Id, keeps a plain caller id, and replaces anything else', async () => {
       const fresh = await s.call('GET', '/healthz', { key: false });
@@ -59,13 +62,7 @@ describe.each(targets)('operating the server on $name', (target) => {
   });
 
   describe('GET /metrics', () => {
-    let s: TestServer;
-    beforeAll(async () => {
-      s = await startServer(target);
-    });
-    afterAll(async () => {
-      await s?.close();
-    });
+    const s = useServer(target);
 
     it('counts requests by route pattern and status, times them, and shows the pool and tasks by status', async () => {
       const p = project();
@@ -189,14 +186,8 @@ describe.each(targets)('operating the server on $name', (target) => {
   });
 
   describe('timeouts', () => {
-    let s: TestServer;
-    beforeAll(async () => {
-      s = await startServer(target, {
-        timeouts: { requestTimeoutMs: 1_500, headersTimeoutMs: 1_000, keepAliveTimeoutMs: 1_000 },
-      });
-    });
-    afterAll(async () => {
-      await s?.close();
+    const s = useServer(target, {
+      timeouts: { requestTimeoutMs: 1_500, headersTimeoutMs: 1_000, keepAliveTimeoutMs: 1_000 },
     });
 
     it('answers a request whose body never arrives in full with 408 in the envelope, and closes it', async () => {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { project, slugOf, targets, uniqueUrl, useServer } from './helpers.ts';
 
 describe.each(targets)('projects on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
 
   const upsert = (projects: unknown[]) => s.call('POST', '/api/webhook/projects', { body: { projects } });
   const get = (slug: string) => s.call('GET', `/api/projects/${encodeURIComponent(slug)}`, { key: false });

@@ -1,7 +1,7 @@
 import { reapExpiredTasks } from '@directory/core';
 import { connect } from '@directory/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { project, slugOf, targets, uniqueUrl, useServer } from './helpers.ts';
 
 const REAP = { maxAttempts: 3, backoffBaseMs: 30_000, backoffMaxMs: 3_600_000 };
 
@@ -12,13 +12,7 @@ interface Leased {
 }
 
 describe.each(targets)('the task queue on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
 
   const sql = async (text: string, params: unknown[] = []) => (await s.db.pool.query(text, params)).rows;
   /** Nothing claimable is left over from another test: every open task is finished. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, startServer, type TestServer, targets } from './helpers.ts';
+import { project, targets, useServer } from './helpers.ts';
 
 // EXTENSIONS D on the read model: typos, synonyms, unknown parameters, positions, ETags.
 
@@ -9,14 +9,10 @@ const SAMPLE = JSON.parse(
 ) as Record<string, any>[];
 
 describe.each(targets)('search as a search engine on $name', (target) => {
-  let s: TestServer;
+  const s = useServer(target);
   beforeAll(async () => {
-    s = await startServer(target);
     const r = await s.call('POST', '/api/webhook/projects', { body: { projects: SAMPLE } });
     expect(r.json.created).toBe(SAMPLE.length);
-  });
-  afterAll(async () => {
-    await s?.close();
   });
 
   const find = (query: string) => s.call('GET', `/api/projects?${query}`, { key: false });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { nameSortKey, projectSearchColumns, searchQuery } from '@directory/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, type Reply, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { project, type Reply, targets, uniqueUrl, useServer } from './helpers.ts';
 
 const SAMPLE = JSON.parse(
   readFileSync(new URL('../../../fixtures/projects.sample.json', import.meta.url), 'utf8'),
@@ -17,14 +17,10 @@ const qs = (params: Record<string, string | number | string[] | undefined>) => {
 };
 
 describe.each(targets)('browse and search on $name', (target) => {
-  let s: TestServer;
+  const s = useServer(target);
   beforeAll(async () => {
-    s = await startServer(target);
     const r = await s.call('POST', '/api/webhook/projects', { body: { projects: SAMPLE } });
     expect(r.json.created).toBe(SAMPLE.length);
-  });
-  afterAll(async () => {
-    await s?.close();
   });
 
   const list = (params: Record<string, string | number | string[] | undefined>) =>
@@ -204,13 +200,7 @@ describe.each(targets)('browse and search on $name', (target) => {
 });
 
 describe.each(targets)('a tag’s English name is searchable on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
 
   it('finds a project by its tag’s stored nameEn when its own input left the nameEn out', async () => {
     const tag = { name: '专属标签甲', nameEn: 'Quokkatag' };
@@ -255,7 +245,7 @@ describe.each(targets)('a tag’s English name is searchable on $name', (target)
  * rules of EXTENSIONS A in plain TypeScript (matching by the terms of search-terms.ts).
  */
 describe.each(targets)('search property on $name', (target) => {
-  let s: TestServer;
+  const s = useServer(target);
   const TAGS = [
     { name: '大模型', nameEn: 'LLM' },
     { name: '向量数据库', nameEn: 'Vector Database' },
@@ -278,7 +268,6 @@ describe.each(targets)('search property on $name', (target) => {
 
   const all: any[] = [];
   beforeAll(async () => {
-    s = await startServer(target);
     const projects = Array.from({ length: 45 }, (_, i) => ({
       name: `${pick(WORDS)}${pick(WORDS)} ${i}`,
       nameEn: rand() < 0.5 ? `${pick(WORDS)} ${pick(WORDS)} en ${i}` : undefined,
@@ -313,9 +302,6 @@ describe.each(targets)('search property on $name', (target) => {
       cursor = r.json.nextCursor ?? undefined;
     } while (cursor);
     expect(all.length).toBe(projects.length);
-  });
-  afterAll(async () => {
-    await s?.close();
   });
 
   interface Filters {

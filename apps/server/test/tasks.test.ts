@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, slugOf, startServer, type TestServer, targets, uniqueUrl } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { project, slugOf, targets, uniqueUrl, useServer } from './helpers.ts';
 
 describe.each(targets)('discovery tasks on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
 
   const create = (tasks: unknown[]) => s.call('POST', '/api/discovery/tasks', { body: { tasks } });
   const patch = (id: string, body: unknown) => s.call('PATCH', `/api/discovery/tasks/${id}`, { body });

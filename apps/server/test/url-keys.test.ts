@@ -1,16 +1,10 @@
 import { urlKey } from '@directory/core';
 import { backfillUrlKeys } from '@directory/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { project, startServer, type TestServer, targets } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { project, targets, useServer } from './helpers.ts';
 
 describe.each(targets)('url keys on $name', (target) => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startServer(target);
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useServer(target);
   const query = async (text: string, values: unknown[] = []) => (await s.db.pool.query(text, values)).rows;
 
   it('stores each url exactly as sent, its key beside it', async () => {

@@ -1,14 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI sets REQUIRE_BROWSER=1: there a missing browser fails the tests instead of skipping them.
-export const REQUIRED = process.env.REQUIRE_BROWSER === '1';
-export const MISSING = `no Chromium at ${CHROMIUM} (install chromium, or set CHROMIUM_PATH)`;
+export { launchChromium as launch, MISSING } from '../../../test-support/chromium.ts';
 
 /** Screenshots of every page at two widths: test artifacts, not committed (.gitignore). */
 export const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
@@ -16,26 +13,6 @@ export const WIDTHS = { desktop: { width: 1280, height: 860 }, phone: { width: 3
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-export async function launch(): Promise<Browser | undefined> {
-  if (!existsSync(CHROMIUM)) {
-    if (REQUIRED) throw new Error(`REQUIRE_BROWSER=1, but ${MISSING}`);
-    return undefined;
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /**
  * Every request of every page, and every page error, of the contexts made here: the tests check at
