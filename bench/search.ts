@@ -1,7 +1,6 @@
+import { backfillSearchColumns, backfillTagSearchText } from '../packages/db/src/backfill/search-columns.ts';
 import type { Kysely } from '../packages/db/src/index.ts';
 import { sql } from '../packages/db/src/index.ts';
-import { backfillSearchColumns } from '../packages/db/src/migrations/2026_11_23_000100_search.ts';
-import { backfillTagSearchText } from '../packages/db/src/migrations/2026_11_24_000500_tag_search.ts';
 import type { Scenario, ScenarioOptions } from './scenarios.ts';
 
 /*

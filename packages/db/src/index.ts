@@ -1,4 +1,6 @@
 export { type Kysely, sql, type Transaction } from 'kysely';
+export { backfillSearchColumns, backfillTagSearchText } from './backfill/search-columns.ts';
+export * from './backfill/search-terms.ts';
 export { backfillUrlKeys } from './backfill/url-keys.ts';
 export * from './changes.repository.ts';
 export * from './connect.ts';
@@ -11,7 +13,6 @@ export { migrateToLatest } from './migrate.ts';
 export * from './projects.repository.ts';
 export * from './queue.repository.ts';
 export * from './read-model.repository.ts';
-export * from './search-terms.ts';
 export * from './tables.ts';
 export * from './tags.repository.ts';
 export * from './tasks.repository.ts';

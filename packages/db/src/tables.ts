@@ -139,6 +139,58 @@ export interface WebhooksTable {
   created_at: Timestamp;
 }
 
+/** One row (singleton): the last change removed by retention (migration 2026_11_23_000300_changes). */
+export interface ChangeFeedStateTable {
+  singleton: Generated<boolean>;
+  pruned_xid: Generated<string>;
+  pruned_id: Generated<string>;
+}
+
+export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+/** Queued by a trigger on `changes`, one row per change and subscribed webhook. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  webhook_id: string;
+  change_id: string;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  created_at: Timestamp;
+  delivered_at: NullableTimestamp;
+}
+
+/** Every attempt to deliver, kept for GET /api/webhooks/{id}/deliveries until retention. */
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  webhook_id: string;
+  delivery_id: string;
+  change_id: string;
+  event: string;
+  status_code: number | null;
+  error: string | null;
+  success: boolean;
+  duration_ms: number;
+  at: Timestamp;
+}
+
+/** A project's revisions (migration 2026_11_25_000800_history): the whole project as of each write. */
+export interface ProjectRevisionsTable {
+  project_id: string;
+  revision: number;
+  at: Timestamp;
+  action: 'created' | 'updated' | 'deleted';
+  via: 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock';
+  source: string | null;
+  task_id: string | null;
+  actor: string | null;
+  slug: string;
+  name: string;
+  name_en: string | null;
+  body_hash: string;
+  project: ColumnType<unknown, string, string>;
+}
+
 export interface Database {
   projects: ProjectsTable;
   tags: TagsTable;
@@ -151,6 +203,10 @@ export interface Database {
   changes: ChangesTable;
   project_aliases: ProjectAliasesTable;
   webhooks: WebhooksTable;
+  change_feed_state: ChangeFeedStateTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  project_revisions: ProjectRevisionsTable;
 }
 
 /** The columns of a project as the API shows it (the search columns are the service's own). */

@@ -1,8 +1,13 @@
 import { MAX_QUERY_TERMS, nameSortKey, pinyinSyllables, tokens } from '@directory/search';
 
 /*
- * Search columns, computed in TypeScript when a project or tag is written (and by the search
- * migration for rows written before it), so that PGlite and PostgreSQL search with one path.
+ * The search columns of the SQL search path that the read model replaced (migration
+ * 2026_11_25_000720_read_model drops them). Kept for what still uses them: the backfills of
+ * migrations 2026_11_23_000100_search and 2026_11_24_000500_tag_search (search-columns.ts),
+ * the benchmark's seed, and the brute-force model of apps/server/test/search.test.ts.
+ *
+ * What it was: search columns, computed in TypeScript when a project or tag was written (and by
+ * the search migration for rows written before it), so that PGlite and PostgreSQL search with one path.
  *
  * Why not the databases' own text search: neither has Chinese word segmentation, to_tsvector
  * keeps a run of Chinese as one token, pg_trgm makes no trigrams from CJK under the C locale
