@@ -1,17 +1,15 @@
-export { type Credentials, readCredentials } from './auth.ts';
-export { type Change, encodeCursor, type FeedServices, toChange } from './changes/feed.ts';
-export { AppError, type ErrorBody, type ErrorKind, type InputSource, toAppError } from './errors.ts';
+// The public face of @directory/core: the router and its types (apps/server, the SDK, the web
+// console), the context and error type the REST adapter needs, and what apps/server wires in
+// (read model, reaper, queue stats, webhook payloads, url keys). Everything else is internal:
+// before exporting a name, check that something outside packages/core imports it.
+export { readCredentials } from './auth.ts';
+export type { FeedServices } from './changes/feed.ts';
+export { AppError, type ErrorKind, toAppError } from './errors.ts';
 export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
 export { openApiDocument } from './openapi.ts';
-export {
-  decodePosition,
-  encodePosition,
-  ReadModel,
-  type ReadModelStats,
-} from './read-model/read-model.ts';
+export { ReadModel } from './read-model/read-model.ts';
 export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from './router.ts';
-export { ProjectInput } from './schemas/project.ts';
 export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/url-rule.ts';
 export { slugify } from './slug.ts';
 export { readQueueStats } from './tasks/get-queue-stats.ts';
@@ -25,4 +23,4 @@ export {
 export { type Context, createCallerFactory, POSITION_HEADER } from './trpc.ts';
 export { urlKey } from './url-key.ts';
 export { messageId, webhookPayload } from './webhooks/message.ts';
-export { isPrivateAddress, privateTargetProblem } from './webhooks/targets.ts';
+export { isPrivateAddress } from './webhooks/targets.ts';
