@@ -38,6 +38,8 @@ export interface AppOptions {
    * passes its own so that it can size its cache and stop it.
    */
   readModel?: ReadModel | undefined;
+  /** RESPONSE_CACHE_MB in bytes (default 32 MiB; 0 keeps no answers). */
+  responseCacheBytes?: number | undefined;
   /** The web console's build directory (default apps/web/dist); false serves no console. */
   webDir?: string | false;
 }
@@ -125,6 +127,7 @@ export function createApp(options: AppOptions): express.Express {
       count: metrics.countQueue,
       feed: options.feed,
       readModel,
+      responseCacheBytes: options.responseCacheBytes,
     }),
   );
 

@@ -13,6 +13,8 @@ export interface Config {
   dbPoolSize: number;
   /** READ_CACHE_MB: the read model's detail cache budget, in bytes. */
   readCacheBytes: number;
+  /** RESPONSE_CACHE_MB: the budget of kept answers of the model's reads, in bytes (0: none). */
+  responseCacheBytes: number;
   /** How long a request waits for a database connection; 0 waits forever. */
   dbConnectTimeoutMs: number;
   /** statement_timeout of every PostgreSQL connection; 0 is none. */
@@ -91,6 +93,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
     readCacheBytes: integer(env, 'READ_CACHE_MB', 256, 0) * 1024 * 1024,
+    responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0) * 1024 * 1024,
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0),
     ...timeouts(env),

@@ -76,6 +76,7 @@ async function prune() {
     logger.warn({ error: describeError(err) }, 'cannot prune revisions');
   }
 }
+// The pass in flight, awaited before the pool closes (else it logs a failed query on the way out).
 let pruning = prune();
 const pruner = setInterval(() => {
   pruning = prune();
@@ -104,6 +105,7 @@ function startReadModel() {
 
 const app = createApp({
   readModel,
+  responseCacheBytes: config.responseCacheBytes,
   feed,
   db: handle.db,
   pool: handle.pool,
@@ -160,7 +162,7 @@ async function shutdown(signal: string) {
   await reaper.stop();
   // Long-polls answer now (with what they have) instead of waiting out their `wait`.
   await feed.stop();
-  await stopPruning();
+  const pruned = stopPruning();
   await readModel.stop();
   // Stop accepting, let requests in flight finish, then close the pool.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -168,7 +170,7 @@ async function shutdown(signal: string) {
   // Keep-alive connections go idle as their last answers (the long-polls just woken) finish.
   const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  await Promise.all([closed, dispatcher.stop()]);
+  await Promise.all([closed, dispatcher.stop(), pruned]);
   clearInterval(idle);
   clearTimeout(force);
   // A handler whose client went away may still be running: let it finish with the pool.

@@ -6,6 +6,7 @@ import {
   createCallerFactory,
   type FeedServices,
   type Meta,
+  POSITION_HEADER,
   type ReadModel,
   readCredentials,
   toAppError,
@@ -14,6 +15,7 @@ import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
 import { reportError } from './logger.ts';
 import { type Body, readJsonBody } from './read-body.ts';
+import { ResponseCache } from './response-cache.ts';
 
 export interface RestOptions {
   router: AppRouter;
@@ -26,6 +28,8 @@ export interface RestOptions {
   feed?: FeedServices | undefined;
   /** This process's read model (the reads of projects and tags). */
   readModel?: ReadModel | undefined;
+  /** The response cache's budget in bytes (default 32 MiB; 0: none). */
+  responseCacheBytes?: number | undefined;
 }
 
 interface Route {
@@ -35,6 +39,8 @@ interface Route {
   procedure: string;
   /** meta.nextLink: the output field that holds the next page's cursor, and its parameter. */
   nextLink?: Meta['nextLink'];
+  /** meta.readsModel: its answers may be kept in the response cache while the model does not change. */
+  readsModel?: true;
 }
 
 /**
@@ -54,8 +60,15 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
     if (!openapi) return [];
     const method = openapi.method.toLowerCase() as Route['method'];
     const nextLink = def._def.meta?.nextLink;
+    const readsModel = def._def.meta?.readsModel;
     return [
-      { method, path: openapi.path.replace(/\{(\w+)\}/g, ':$1'), procedure, ...(nextLink && { nextLink }) },
+      {
+        method,
+        path: openapi.path.replace(/\{(\w+)\}/g, ':$1'),
+        procedure,
+        ...(nextLink && { nextLink }),
+        ...(readsModel && { readsModel }),
+      },
     ];
   });
 }
@@ -90,9 +103,14 @@ export function sendError(res: Response, error: AppError): void {
  * A GET's 200 with a weak ETag of its body; `If-None-Match` naming it answers 304 without one
  * (a client polling a project or a page it has pays no body while nothing changed).
  */
-function sendWithEtag(req: Request, res: Response, output: unknown): void {
+function sendWithEtag(req: Request, res: Response, output: unknown): { body: string; etag: string } {
   const body = JSON.stringify(output);
   const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  sendBody(req, res, body, etag);
+  return { body, etag };
+}
+
+function sendBody(req: Request, res: Response, body: string, etag: string): void {
   res.setHeader('ETag', etag);
   const given = req.headers['if-none-match'];
   if (given?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
@@ -123,12 +141,30 @@ export function restRouter(options: RestOptions): Router {
   const createCaller = createCallerFactory(options.router);
   const rest = Router();
   const routes = routesOf(options.router);
+  const cacheBytes = options.responseCacheBytes ?? 32 * 1024 * 1024;
+  const answers = new ResponseCache(cacheBytes);
+  const model = options.readModel;
 
   for (const route of routes) {
     // GET and DELETE take their input from the query; a DELETE body may still carry apiKey.
     const inputFromQuery = route.method === 'get' || route.method === 'delete';
     const routeName = `${route.method.toUpperCase()} ${route.path}`;
     rest[route.method](route.path, async (req: Request, res: Response) => {
+      // A read of the model asked again while the model has not changed: the kept answer.
+      // (minPosition may have to wait: such reads go the whole way.)
+      const cacheKey =
+        cacheBytes > 0 && route.readsModel && model?.ready && req.query.minPosition === undefined
+          ? req.originalUrl
+          : undefined;
+      const version = model?.version ?? 0;
+      if (cacheKey !== undefined && model) {
+        const kept = answers.get(cacheKey, version);
+        if (kept) {
+          res.setHeader(POSITION_HEADER, model.positionHeader);
+          if (kept.link) res.setHeader('Link', kept.link);
+          return sendBody(req, res, kept.body, kept.etag);
+        }
+      }
       const body: Body = readsBody(route.method) ? await readJsonBody(req, bodyLimitBytes) : { kind: 'none' };
       if (body.kind === 'too-large') {
         return sendError(
@@ -159,9 +195,18 @@ export function restRouter(options: RestOptions): Router {
       try {
         const output = await procedureOf(createCaller(ctx), route.procedure)({ ...fields, ...req.params });
         const next = route.nextLink && isObject(output) ? output[route.nextLink.field] : undefined;
-        if (route.nextLink && typeof next === 'string')
-          res.setHeader('Link', nextLinkHeader(req, route.nextLink.param, next));
-        if (route.method === 'get') return sendWithEtag(req, res, output);
+        const link =
+          route.nextLink && typeof next === 'string'
+            ? nextLinkHeader(req, route.nextLink.param, next)
+            : undefined;
+        if (link) res.setHeader('Link', link);
+        if (route.method === 'get') {
+          const sent = sendWithEtag(req, res, output);
+          // kept only if the model did not change while it was computed
+          if (cacheKey !== undefined && model?.version === version)
+            answers.set(cacheKey, { version, link, ...sent });
+          return;
+        }
         res.status(200).json(output);
       } catch (err) {
         const error = toAppError(err, inputFromQuery ? 'query' : 'body');

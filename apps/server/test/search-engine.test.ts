@@ -189,6 +189,12 @@ describe.each(targets)('search as a search engine on $name', (target) => {
   it('a write is visible to every read of the process that answered it', async () => {
     const tag = { name: `新标签${Date.now()}`, nameEn: 'Fresh tag' };
     const p = project({ tags: [tag] });
+    // asked before the write, the same query's kept answer must not outlive it
+    const asked = await find(`q=${encodeURIComponent(p.name)}`);
+    expect(asked.json.total).toBe(0);
+    expect((await find(`q=${encodeURIComponent(p.name)}`)).headers.get('etag')).toBe(
+      asked.headers.get('etag'),
+    );
     const w = await s.call('POST', '/api/webhook/projects', { body: { projects: [p] } });
     const slug = w.json.results[0].slug;
     expect((await s.call('GET', `/api/projects/${slug}`, { key: false })).status).toBe(200);

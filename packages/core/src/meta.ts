@@ -30,4 +30,10 @@ export type Meta = OpenApiMeta & {
    * `Link: <this request with param=that string>; rel="next"` header.
    */
   nextLink?: { param: string; field: string };
+  /**
+   * A pure read of the read model: its answer depends only on the request and the model's
+   * state, so a transport may keep the serialised answer until the model changes
+   * (ReadModel.version), like a search engine's request cache.
+   */
+  readsModel?: true;
 };

@@ -79,15 +79,18 @@ export async function readModelSnapshot(
       const snapshot = parseSnapshot(rows[0]!.snapshot);
       const tags = await sql<IndexedTagRow>`select ${TAG_SELECT} from tags t order by t.id`.execute(trx);
       onTags(tags.rows);
-      let after = '';
-      for (;;) {
-        const batch = await sql<IndexedProjectRow>`
+      // The next batch is asked for before this one is indexed: the database reads it while
+      // the process indexes (one connection, so the statements still run one after the other).
+      const batchAfter = (after: string): Promise<{ rows: IndexedProjectRow[] }> =>
+        sql<IndexedProjectRow>`
           select ${PROJECT_SELECT} from projects p where p.id > ${after}::text order by p.id limit ${BATCH}::int
         `.execute(trx);
-        if (batch.rows.length === 0) break;
-        onProjects(batch.rows);
-        after = batch.rows[batch.rows.length - 1]!.id;
-        if (batch.rows.length < BATCH) break;
+      let next: Promise<{ rows: IndexedProjectRow[] }> | undefined = batchAfter('');
+      while (next) {
+        const batch: { rows: IndexedProjectRow[] } = await next;
+        const last: IndexedProjectRow | undefined = batch.rows[batch.rows.length - 1];
+        next = last && batch.rows.length === BATCH ? batchAfter(last.id) : undefined;
+        if (batch.rows.length > 0) onProjects(batch.rows);
       }
       return { snapshot, synonyms: await readSynonyms(trx) };
     });

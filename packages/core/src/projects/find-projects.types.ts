@@ -5,6 +5,7 @@ import { LinkType, ProjectStatus, Tag } from '../schemas/project.ts';
 import { commaList, queryBoolean, queryInt, queryObject, repeatable } from '../schemas/query.ts';
 
 export const findProjectsMeta: Meta = {
+  readsModel: true,
   openapi: {
     method: 'GET',
     path: '/api/projects',

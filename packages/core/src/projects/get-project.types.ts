@@ -5,6 +5,7 @@ import { optional, text } from '../schemas/common.ts';
 import { Project } from '../schemas/project.ts';
 
 export const getProjectMeta: Meta = {
+  readsModel: true,
   openapi: {
     method: 'GET',
     path: '/api/projects/{slug}',

@@ -107,6 +107,8 @@ export class ReadModel {
   private buildSeconds = 0;
   private upToDateAt = Date.now();
   private applied = 0;
+  /** Bumped by every change of what the model answers (applies, builds, synonyms). */
+  version = 0;
   private maxUpdated = 0;
   private synonymsVersion = '';
   private synonymsCheckedAt = 0;
@@ -188,6 +190,7 @@ export class ReadModel {
     );
     index.setSynonyms(synonyms.sets);
     this.index = index;
+    this.version++;
     this.slugs.clear();
     for (const [slug, id] of slugs) this.slugs.set(slug, id);
     this.maxUpdated = maxUpdated;
@@ -256,6 +259,7 @@ export class ReadModel {
     const synonyms = await readSynonyms(this.db);
     this.index.setSynonyms(synonyms.sets);
     this.synonymsVersion = synonyms.version;
+    this.version++;
   }
 
   /** Re-reads the synonyms now (a PUT of them in this process). */
@@ -296,6 +300,7 @@ export class ReadModel {
 
   private async applyNow(ids: string[]) {
     const { projects, tags } = await readIndexedProjects(this.db, ids);
+    this.version++;
     this.putTags(tags);
     const found = new Set<string>();
     for (const p of projects) {
@@ -315,6 +320,7 @@ export class ReadModel {
     }
     this.index.remove(gone);
     this.applied += ids.length;
+    this.version++;
   }
 
   private putTags(tags: IndexedTagRow[]) {

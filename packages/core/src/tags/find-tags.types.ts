@@ -4,6 +4,7 @@ import { optional, text } from '../schemas/common.ts';
 import { queryInt, queryObject } from '../schemas/query.ts';
 
 export const findTagsMeta: Meta = {
+  readsModel: true,
   openapi: {
     method: 'GET',
     path: '/api/tags',
