@@ -56,6 +56,9 @@ try {
   cannotStart(`cannot listen for changes: ${describeError(err).message ?? 'unknown error'}`);
 }
 const dispatcher = startDispatcher({ db: handle.db, signal: feed, logger, ...config.changes });
+// Retention: the feed's, then history's. A run in progress is waited for when the server stops
+// (and none begins afterwards), so that it never logs a query on a closed pool.
+let pruneStopped = false;
 async function prune() {
   try {
     const removed = await pruneChanges(handle.db, config.changes.retentionDays);
@@ -64,6 +67,7 @@ async function prune() {
     logger.warn({ error: describeError(err) }, 'cannot prune changes');
   }
   // History's retention (EXTENSIONS F) runs in the same job, after the feed's.
+  if (pruneStopped) return;
   try {
     const { revisionsKeep: keep, revisionsDeletedDays: deletedDays } = config.changes;
     const removed = await pruneRevisions(handle.db, keep, deletedDays);
@@ -77,6 +81,11 @@ let pruning = prune();
 const pruner = setInterval(() => {
   pruning = prune();
 }, config.changes.pruneIntervalMs);
+function stopPruning(): Promise<void> {
+  pruneStopped = true;
+  clearInterval(pruner);
+  return pruning;
+}
 
 // The read model: every read of projects and tags is served from it. It builds while the
 // server already listens (/healthz answers 503 until it is built), then follows the feed.
@@ -140,8 +149,7 @@ server.on('error', (err) => {
   const { message, code } = describeError(err);
   const hint = code === 'EADDRINUSE' ? ' (another process uses that port: stop it, or set PORT)' : '';
   // The background jobs stop before the pool closes, so that none of them logs a failed query.
-  clearInterval(pruner);
-  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop(), readModel.stop(), pruning])
+  void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop(), readModel.stop(), stopPruning()])
     .then(() => handle.close())
     .finally(() => cannotStart(`cannot listen on ${config.host}:${config.port}: ${message}${hint}`));
 });
@@ -153,8 +161,8 @@ async function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down');
   await reaper.stop();
   // Long-polls answer now (with what they have) instead of waiting out their `wait`.
-  clearInterval(pruner);
   await feed.stop();
+  const pruned = stopPruning();
   await readModel.stop();
   // Stop accepting, let requests in flight finish, then close the pool.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -162,7 +170,7 @@ async function shutdown(signal: string) {
   // Keep-alive connections go idle as their last answers (the long-polls just woken) finish.
   const idle = setInterval(() => server.closeIdleConnections(), 50);
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  await Promise.all([closed, dispatcher.stop(), pruning]);
+  await Promise.all([closed, dispatcher.stop(), pruned]);
   clearInterval(idle);
   clearTimeout(force);
   // A handler whose client went away may still be running: let it finish with the pool.
