@@ -1,25 +1,10 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from './tables.ts';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, ProjectRevisionsTable, RevisionAction, RevisionVia } from './tables.ts';
 
 type Db = Kysely<Database>;
 
-export type RevisionAction = 'created' | 'updated' | 'deleted';
-export type RevisionVia = 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock';
-
 /** A revision without its project body (lists). */
-export interface RevisionSummaryRow {
-  project_id: string;
-  revision: number;
-  at: Date;
-  action: RevisionAction;
-  via: RevisionVia;
-  source: string | null;
-  task_id: string | null;
-  actor: string | null;
-  slug: string;
-  name: string;
-  name_en: string | null;
-}
+export type RevisionSummaryRow = Omit<Selectable<ProjectRevisionsTable>, 'body_hash' | 'project'>;
 
 export interface RevisionRow extends RevisionSummaryRow {
   /** The project as endpoint 2 showed it after this write (before it, for a delete). */

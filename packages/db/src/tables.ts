@@ -174,13 +174,16 @@ export interface WebhookAttemptsTable {
   at: Timestamp;
 }
 
+export type RevisionAction = 'created' | 'updated' | 'deleted';
+export type RevisionVia = 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock';
+
 /** A project's revisions (migration 2026_11_25_000800_history): the whole project as of each write. */
 export interface ProjectRevisionsTable {
   project_id: string;
   revision: number;
   at: Timestamp;
-  action: 'created' | 'updated' | 'deleted';
-  via: 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock';
+  action: RevisionAction;
+  via: RevisionVia;
   source: string | null;
   task_id: string | null;
   actor: string | null;

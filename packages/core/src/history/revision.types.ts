@@ -1,3 +1,4 @@
+import type { RevisionSummaryRow } from '@directory/db';
 import { z } from 'zod';
 import * as ex from '../examples.ts';
 import { count, timestamp } from '../schemas/common.ts';
@@ -29,19 +30,7 @@ export const Revision = RevisionSummary.extend({
   }),
 }).meta({ id: 'Revision' });
 
-export function toRevisionSummary(row: {
-  project_id: string;
-  revision: number;
-  at: Date;
-  action: 'created' | 'updated' | 'deleted';
-  via: z.infer<typeof RevisionSummary>['via'];
-  source: string | null;
-  task_id: string | null;
-  actor: string | null;
-  slug: string;
-  name: string;
-  name_en: string | null;
-}): z.infer<typeof RevisionSummary> {
+export function toRevisionSummary(row: RevisionSummaryRow): z.infer<typeof RevisionSummary> {
   return {
     projectId: row.project_id,
     revision: row.revision,
