@@ -1,5 +1,6 @@
+import type { IndexedProject, IndexedTag } from '@directory/search';
 import { type Kysely, sql } from 'kysely';
-import type { Database, LinkType, ProjectStatus } from './tables.ts';
+import type { Database } from './tables.ts';
 
 type Db = Kysely<Database>;
 
@@ -7,28 +8,9 @@ type Db = Kysely<Database>;
 // start from one consistent snapshot and then by id as the change feed names them, the page
 // rows its detail cache misses, and the synonyms.
 
-/** A project as the search index holds it (times as epoch milliseconds, with microseconds). */
-export interface IndexedProjectRow {
-  id: string;
-  name: string;
-  nameEn: string | null;
-  slug: string;
-  description: string;
-  descriptionEn: string | null;
-  status: ProjectStatus;
-  source: string | null;
-  createdAt: number;
-  updatedAt: number;
-  tagIds: string[];
-  linkTypes: LinkType[];
-}
-
-export interface IndexedTagRow {
-  id: string;
-  name: string;
-  nameEn: string | null;
-  slug: string;
-}
+/** A project and a tag as the search index takes them (times as epoch ms, with microseconds). */
+export type IndexedProjectRow = IndexedProject;
+export type IndexedTagRow = IndexedTag;
 
 /** A snapshot of the database (pg_current_snapshot): which transactions it sees. */
 export interface Snapshot {
