@@ -41,8 +41,6 @@ export class DetailCache {
   /** Invalidations since the oldest read in flight: id → epoch. */
   private readonly invalidated = new Map<string, number>();
   private inFlight = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(private readonly budget: number) {}
 
@@ -52,11 +50,7 @@ export class DetailCache {
 
   get(id: string): Project | undefined {
     const entry = this.entries.get(id);
-    if (!entry) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
+    if (!entry) return undefined;
     // most recently used last
     this.entries.delete(id);
     this.entries.set(id, entry);
