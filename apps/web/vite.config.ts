@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // No framework plugin: Vite 8 compiles TSX itself (automatic JSX runtime below); Fast Refresh
@@ -6,6 +7,11 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   oxc: { jsx: { runtime: 'automatic' } },
+  // The SDK from its sources (its package exports the tsup build, made only for publishing); the
+  // console imports its client, not the CLI (tsconfig.json maps the same path for tsc).
+  resolve: {
+    alias: { '@directory/sdk': fileURLToPath(new URL('../../packages/sdk/src/index.ts', import.meta.url)) },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

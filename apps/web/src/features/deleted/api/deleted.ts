@@ -1,0 +1,15 @@
+import type { RouterOutputs } from '@directory/core';
+import { request } from '../../../lib/api-client.ts';
+
+// EXTENSIONS.md F: deleted projects.
+
+export type DeletedProject = RouterOutputs['projects']['deleted']['projects'][number];
+
+export const listDeleted = (cursor: string | null, signal?: AbortSignal) =>
+  request((client) => client.projects.deleted({ limit: 20, ...(cursor && { cursor }) }), {
+    key: true,
+    signal,
+  });
+
+export const restoreProject = (id: string) =>
+  request((client) => client.projects.restore({ id }), { key: true });

@@ -1,0 +1,170 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { ErrorNote } from '../../../components/error-note.tsx';
+import { KeyGate } from '../../../components/key-gate.tsx';
+import { Time } from '../../../components/time.tsx';
+import { useI18n } from '../../../lib/i18n/i18n.tsx';
+import { listRevisions, type RevisionSummary, revertProject } from '../api/revisions.ts';
+import { Compare } from './compare-revisions.tsx';
+
+/**
+ * The History tab of a project (EXTENSIONS F): the timeline of its revisions, two of them side by
+ * side (Chinese and English fields alike, differing rows marked), and a revert with a confirmation.
+ */
+export function History({ slug }: { slug: string }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [picked, setPicked] = useState<{ from?: number; to?: number }>({});
+  const [note, setNote] = useState<string | null>(null);
+  const query = useInfiniteQuery({
+    queryKey: ['revisions', slug],
+    queryFn: ({ pageParam, signal }) => listRevisions(slug, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });
+  const revisions = query.data?.pages.flatMap((p) => p.revisions) ?? [];
+  const latest = revisions[0]?.revision;
+  const to = picked.to ?? latest;
+  const from =
+    picked.from ??
+    (to !== undefined && to > 1 ? (revisions.find((r) => r.revision < to)?.revision ?? to) : to);
+  return (
+    <section className="history" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t.historyTitle}</h2>
+      <p className="muted">{t.historyHelp}</p>
+      <p role="status" className="note">
+        {note}
+      </p>
+      {query.isPending ? (
+        <p className="muted">{t.loading}</p>
+      ) : query.isError ? (
+        <ErrorNote error={query.error} onRetry={() => query.refetch()} />
+      ) : (
+        <>
+          <Timeline
+            slug={slug}
+            revisions={revisions}
+            from={from}
+            to={to}
+            latest={latest}
+            onPick={(side, n) => setPicked((p) => ({ ...p, from: from, to: to, [side]: n }))}
+            onReverted={(n, made) => {
+              setNote(t.revertedNote(n, made));
+              setPicked({});
+            }}
+          />
+          {query.hasNextPage && (
+            <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+              {t.olderRevisions}
+            </button>
+          )}
+          {from !== undefined && to !== undefined && <Compare slug={slug} from={from} to={to} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Timeline(props: {
+  slug: string;
+  revisions: RevisionSummary[];
+  from: number | undefined;
+  to: number | undefined;
+  latest: number | undefined;
+  onPick(side: 'from' | 'to', n: number): void;
+  onReverted(n: number, made: number | null): void;
+}) {
+  const { t } = useI18n();
+  const id = useId();
+  const client = useQueryClient();
+  const [asking, setAsking] = useState<number | null>(null);
+  const revert = useMutation({
+    mutationFn: (n: number) => revertProject(props.slug, n),
+    onSuccess: (reply, n) => {
+      setAsking(null);
+      props.onReverted(n, reply.revision);
+      void client.invalidateQueries({ queryKey: ['revisions', props.slug] });
+      void client.invalidateQueries({ queryKey: ['project', props.slug] });
+    },
+  });
+  return (
+    <div className="table-wrap">
+      <table className="timeline">
+        <caption className="visually-hidden">{t.historyTitle}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t.compareFrom}</th>
+            <th scope="col">{t.compareTo}</th>
+            <th scope="col">{t.revision}</th>
+            <th scope="col">{t.updated}</th>
+            <th scope="col">{t.via}</th>
+            <th scope="col">{t.source}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t.revertYes}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.revisions.map((r) => (
+            <tr key={r.revision} aria-selected={r.revision === props.from || r.revision === props.to}>
+              <td>
+                <input
+                  type="radio"
+                  name={`${id}-from`}
+                  aria-label={`${t.compareFrom} ${t.revisionN(r.revision)}`}
+                  checked={r.revision === props.from}
+                  onChange={() => props.onPick('from', r.revision)}
+                />
+              </td>
+              <td>
+                <input
+                  type="radio"
+                  name={`${id}-to`}
+                  aria-label={`${t.compareTo} ${t.revisionN(r.revision)}`}
+                  checked={r.revision === props.to}
+                  onChange={() => props.onPick('to', r.revision)}
+                />
+              </td>
+              <th scope="row">
+                {r.revision} <span className={`badge action-${r.action}`}>{t[`action_${r.action}`]}</span>
+              </th>
+              <td>
+                <Time iso={r.at} />
+              </td>
+              <td>
+                <code>{r.via}</code> · {r.actor ?? <span className="muted">{t.actorNone}</span>}
+              </td>
+              <td>{r.source ?? <span className="muted">{t.none}</span>}</td>
+              <td>
+                {r.revision !== props.latest && r.action !== 'deleted' && asking !== r.revision && (
+                  <button type="button" className="ghost" onClick={() => setAsking(r.revision)}>
+                    {t.revertTo(r.revision)}
+                  </button>
+                )}
+                {asking === r.revision && (
+                  <KeyGate>
+                    <div className="confirm" role="alertdialog" aria-labelledby={`${id}-${r.revision}-q`}>
+                      <p id={`${id}-${r.revision}-q`}>{t.revertConfirm(r.revision)}</p>
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={revert.isPending}
+                        onClick={() => revert.mutate(r.revision)}
+                      >
+                        {t.revertYes}
+                      </button>{' '}
+                      <button type="button" className="ghost" onClick={() => setAsking(null)}>
+                        {t.cancel}
+                      </button>
+                      {revert.isError && <ErrorNote error={revert.error} />}
+                    </div>
+                  </KeyGate>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
