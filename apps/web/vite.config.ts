@@ -7,8 +7,9 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   oxc: { jsx: { runtime: 'automatic' } },
-  // The SDK from its sources (its package exports the tsup build, made only for publishing); the
-  // console imports its client, not the CLI (tsconfig.json maps the same path for tsc).
+  // The SDK's client from its sources, by path: its package exports the tsup build (made for
+  // publishing, absent from a checkout), and as a dependency it would also link the CLI's bin.
+  // tsconfig.json maps the same path for tsc; what the console does not call is tree-shaken.
   resolve: {
     alias: { '@directory/sdk': fileURLToPath(new URL('../../packages/sdk/src/index.ts', import.meta.url)) },
   },
