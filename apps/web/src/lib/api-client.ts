@@ -48,7 +48,7 @@ function toApiError(err: DirectoryError): ApiError {
   if (err.status === 0) return new ApiError(0, 'Network error', ['The server could not be reached']);
   // A reply without the error envelope, which the SDK names `HTTP <status> <statusText>`.
   const bare = /^HTTP \d+ ?(.*)$/.exec(err.error);
-  if (bare && !err.details.some((d) => !/^(?:Unexpected|Empty) response body/.test(d)))
+  if (bare && err.details.every((d) => /^(?:Unexpected|Empty) response body/.test(d)))
     return new ApiError(err.status, bare[1] ?? '', []);
   return new ApiError(err.status, err.error, err.details);
 }
