@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { urlKey } from '../packages/core/src/url-key.ts';
+import { urlKey } from '../packages/core/src/domain/url-key.ts';
 import { connect, type DatabaseHandle, migrateToLatest } from '../packages/db/src/index.ts';
 import {
   benchId,

@@ -4,6 +4,8 @@
 // before exporting a name, check that something outside packages/core imports it.
 export { readCredentials } from './auth.ts';
 export type { FeedServices } from './changes/feed.ts';
+export { slugify } from './domain/slug.ts';
+export { urlKey } from './domain/url-key.ts';
 export { AppError, type ErrorKind, toAppError } from './errors.ts';
 export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
@@ -11,16 +13,14 @@ export { openApiDocument } from './openapi.ts';
 export { ReadModel } from './read-model/read-model.ts';
 export { type AppRouter, appRouter, type RouterInputs, type RouterOutputs } from './router.ts';
 export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/url-rule.ts';
-export { slugify } from './slug.ts';
-export { readQueueStats } from './tasks/get-queue-stats.ts';
-export type { QueueEvent } from './tasks/queue-signals.ts';
+export type { QueueEvent } from './services/queue-signals.ts';
 export {
   DEFAULT_REAPER,
   type ReaperSettings,
   reapExpiredTasks,
   startReaper,
-} from './tasks/reap-expired-tasks.ts';
+} from './services/reaper.ts';
+export { readQueueStats } from './tasks/get-queue-stats.ts';
 export { type Context, createCallerFactory, POSITION_HEADER } from './trpc.ts';
-export { urlKey } from './url-key.ts';
 export { messageId, webhookPayload } from './webhooks/message.ts';
 export { isPrivateAddress } from './webhooks/targets.ts';

@@ -5,7 +5,7 @@ import type { FeedServices } from './changes/feed.ts';
 import { AppError, toAppError, unauthorized } from './errors.ts';
 import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
-import type { QueueEvent } from './tasks/queue-signals.ts';
+import type { QueueEvent } from './services/queue-signals.ts';
 import { requestWrites } from './transaction.ts';
 
 /** The response header that tells which point of the change feed an answer reflects (EXTENSIONS D). */

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { expiredLease, liveLease } from './lease.ts';
 import type { Database, TaskRow, TaskStatus } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -47,10 +48,6 @@ export async function claimTasks(
   `.execute(db);
   return rows;
 }
-
-/** The condition of a live lease: this token, not expired (the reaper takes `< now()`). */
-const liveLease = (token: string) =>
-  sql`status = 'IN_PROGRESS' and lease_token = ${token} and lease_expires_at >= now()`;
 
 /** Extends a live lease from now; undefined when the token is not the task's live lease. */
 export async function heartbeatTask(
@@ -115,6 +112,8 @@ export interface ReapSettings {
   backoffMaxSeconds: number;
   /** Rows per statement; the reaper repeats until fewer are left. */
   batchSize: number;
+  /** The error message of a task sent back to the queue, and of one out of attempts. */
+  messages: { requeued: string; exhausted: string };
 }
 
 // Any fixed number: the advisory lock that lets one reaper at a time run across processes.
@@ -138,7 +137,7 @@ export async function reapExpiredLeases(
     const { rows } = await sql<{ requeued: number; failed: number }>`
       with expired as (
         select id from discovery_tasks
-        where status = 'IN_PROGRESS' and lease_token is not null and lease_expires_at < now()
+        where ${expiredLease}
         order by lease_expires_at
         limit ${settings.batchSize}
         for update skip locked
@@ -148,7 +147,7 @@ export async function reapExpiredLeases(
           started_at = case when t.attempt >= ${settings.maxAttempts} then t.started_at end,
           completed_at = case when t.attempt >= ${settings.maxAttempts} then now() end,
           error_message = case when t.attempt >= ${settings.maxAttempts}
-            then 'Lease expired; attempts exhausted' else 'Lease expired' end,
+            then ${settings.messages.exhausted}::text else ${settings.messages.requeued}::text end,
           retry_count = t.retry_count + case when t.attempt >= ${settings.maxAttempts} then 0 else 1 end,
           last_retry_at = case when t.attempt >= ${settings.maxAttempts} then t.last_retry_at else now() end,
           -- exponential backoff with "equal jitter": half the delay fixed, half random
@@ -160,8 +159,7 @@ export async function reapExpiredLeases(
           lease_expires_at = null,
           lease_seconds = null
         from expired
-        where t.id = expired.id
-          and t.status = 'IN_PROGRESS' and t.lease_token is not null and t.lease_expires_at < now()
+        where t.id = expired.id and ${expiredLease}
         returning t.status
       ), counted as (
         update queue_totals set value = value + (select count(*) from reaped) where name = 'reaped'

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { liveLease } from './lease.ts';
 import type { Database, TaskRow, TaskStatus } from './tables.ts';
 
 type Db = Kysely<Database>;
@@ -183,10 +184,6 @@ export async function updateTaskIfStatus(
     })
     .where('id', '=', id)
     .where('status', 'in', froms);
-  if (guard) {
-    update = update
-      .where('lease_token', '=', guard.leaseToken)
-      .where('lease_expires_at', '>=', sql<Date>`now()`);
-  }
+  if (guard) update = update.where(liveLease(guard.leaseToken));
   return update.returningAll().executeTakeFirst();
 }

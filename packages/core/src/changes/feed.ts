@@ -1,6 +1,6 @@
-import type { ChangeRecord, FeedPosition } from '@directory/db';
+import type { ChangeRecord } from '@directory/db';
 import { z } from 'zod';
-import { AppError } from '../errors.ts';
+import { encodeCursor, feedCursor } from '../domain/cursor.ts';
 import { iso, timestamp } from '../schemas/common.ts';
 
 export const CHANGE_TYPES = [
@@ -39,27 +39,6 @@ export const pollingFeed: FeedServices = {
   allowPrivateTargets: false,
 };
 
-// Cursors are "c1.<xid>.<id>" in base64url: opaque to clients, versioned for us.
-const CURSOR = /^c1\.(\d{1,20})\.(\d{1,19})$/;
-
-export function encodeCursor(p: FeedPosition): string {
-  return Buffer.from(`c1.${p.xid}.${p.id}`).toString('base64url');
-}
-
-/** The position a cursor names, or a 400 `cursor: …`. */
-export function decodeCursor(cursor: string): FeedPosition {
-  const m = /^[A-Za-z0-9_-]{1,80}$/.test(cursor)
-    ? CURSOR.exec(Buffer.from(cursor, 'base64url').toString('latin1'))
-    : null;
-  // xid8 and bigint are 64-bit: larger digits would make the database refuse the cast (a 500).
-  if (!m?.[1] || !m[2] || BigInt(m[1]) > 2n ** 64n - 1n || BigInt(m[2]) > 2n ** 63n - 1n) {
-    throw new AppError('VALIDATION', [
-      'cursor: Invalid cursor; pass back a cursor returned by this endpoint',
-    ]);
-  }
-  return { xid: m[1], id: m[2] };
-}
-
 export const Change = z.object({
   cursor: z.string().meta({ description: 'Pass as `after` to read the changes after this one' }),
   type: ChangeType,
@@ -80,7 +59,7 @@ export type Change = z.infer<typeof Change>;
 
 export function toChange(c: ChangeRecord): Change {
   return {
-    cursor: encodeCursor(c),
+    cursor: encodeCursor(feedCursor, c),
     type: c.type,
     at: iso(c.at),
     projectId: c.projectId,

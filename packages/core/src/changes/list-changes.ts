@@ -1,7 +1,8 @@
 import { readChanges } from '@directory/db';
+import { decodeCursor, encodeCursor, feedCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { decodeCursor, encodeCursor, pollingFeed, toChange } from './feed.ts';
+import { pollingFeed, toChange } from './feed.ts';
 import { ListChangesInput, ListChangesOutput, listChangesMeta } from './list-changes.types.ts';
 
 // Committed changes behind a transaction that is still open are re-read while a long-poll
@@ -17,7 +18,7 @@ export const listChanges = keyedProcedure
   .output(ListChangesOutput)
   .query(async ({ ctx, input }) => {
     const feed = ctx.feed ?? pollingFeed;
-    const after = input.after === undefined ? undefined : decodeCursor(input.after);
+    const after = input.after === undefined ? undefined : decodeCursor(feedCursor, input.after);
     const deadline = Date.now() + input.wait * 1000;
     let heldBackMs = HELD_BACK_FIRST_MS;
     for (;;) {
@@ -36,7 +37,7 @@ export const listChanges = keyedProcedure
         return {
           success: true as const,
           changes: changes.map(toChange),
-          nextCursor: encodeCursor(last ?? after ?? page.retainedFrom),
+          nextCursor: encodeCursor(feedCursor, last ?? after ?? page.retainedFrom),
           hasMore: page.changes.length > input.limit,
         };
       }

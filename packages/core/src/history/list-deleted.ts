@@ -1,9 +1,9 @@
 import { listDeletedProjects } from '@directory/db';
-import { decodeCursor, encodeCursor, queryHash } from '../cursor.ts';
+import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { ListDeletedInput, ListDeletedOutput, listDeletedMeta } from './list-deleted.types.ts';
 
-const BINDING = queryHash({ deleted: 1 });
+const QUERY = { deleted: 1 };
 
 export const listDeleted = keyedProcedure
   .meta(listDeletedMeta)
@@ -11,7 +11,10 @@ export const listDeleted = keyedProcedure
   .output(ListDeletedOutput)
   .query(async ({ ctx, input }) => {
     // The cursor is the last item's exact delete time (microseconds, as text) and id, signed.
-    const after = input.cursor === undefined ? undefined : decodeCursor(ctx.apiKey, BINDING, input.cursor);
+    const after =
+      input.cursor === undefined
+        ? undefined
+        : decodeCursor(pageCursor, input.cursor, { secret: ctx.apiKey, query: QUERY });
     const rows = await listDeletedProjects(ctx.db, {
       after: after && { at: String(after.key), projectId: after.id },
       limit: input.limit + 1,
@@ -32,7 +35,11 @@ export const listDeleted = keyedProcedure
       })),
       nextCursor:
         rows.length > input.limit && last
-          ? encodeCursor(ctx.apiKey, BINDING, { key: last.at_key, id: last.project_id })
+          ? encodeCursor(
+              pageCursor,
+              { key: last.at_key, id: last.project_id },
+              { secret: ctx.apiKey, query: QUERY },
+            )
           : null,
     };
   });

@@ -1,5 +1,5 @@
 import { listRevisions as readRevisions } from '@directory/db';
-import { decodeCursor, encodeCursor, queryHash } from '../cursor.ts';
+import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { publicProcedure } from '../trpc.ts';
 import { historyProjectId } from './history-project.ts';
 import { ListRevisionsInput, ListRevisionsOutput, listRevisionsMeta } from './list-revisions.types.ts';
@@ -12,9 +12,9 @@ export const listRevisions = publicProcedure
   .query(async ({ ctx, input }) => {
     const projectId = await historyProjectId(ctx.db, input.slug);
     // A cursor is bound to its project: the revision number it stopped at, signed.
-    const binding = queryHash({ revisions: projectId });
+    const scope = { secret: ctx.apiKey, query: { revisions: projectId } };
     const before =
-      input.cursor === undefined ? undefined : Number(decodeCursor(ctx.apiKey, binding, input.cursor).key);
+      input.cursor === undefined ? undefined : Number(decodeCursor(pageCursor, input.cursor, scope).key);
     const rows = await readRevisions(ctx.db, projectId, { before, limit: input.limit + 1 });
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
@@ -23,7 +23,7 @@ export const listRevisions = publicProcedure
       revisions: page.map(toRevisionSummary),
       nextCursor:
         rows.length > input.limit && last
-          ? encodeCursor(ctx.apiKey, binding, { key: last.revision, id: projectId })
+          ? encodeCursor(pageCursor, { key: last.revision, id: projectId }, scope)
           : null,
     };
   });

@@ -8,12 +8,12 @@ import {
   updateProjects,
 } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
+import { projectLockKey } from '../domain/identity.ts';
+import { urlKey } from '../domain/url-key.ts';
 import { AppError } from '../errors.ts';
-import { projectLockKey } from '../identity.ts';
-import { resolveTagIds } from '../projects/tags.ts';
 import { projectFields } from '../projects/upsert-project.ts';
 import type { Project, ProjectInput } from '../schemas/project.ts';
-import { urlKey } from '../url-key.ts';
+import { resolveTagIds } from '../services/tags.ts';
 
 /** A stored project body as the input that writes it again (links keep their ids). */
 function inputOf(body: Project): ProjectInput {

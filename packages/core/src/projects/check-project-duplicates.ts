@@ -1,6 +1,6 @@
 import { findProjectKeyMatches, type ProjectKeyMatches } from '@directory/db';
+import { urlKey } from '../domain/url-key.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { urlKey } from '../url-key.ts';
 import {
   CheckProjectDuplicatesInput,
   CheckProjectDuplicatesOutput,

@@ -1,30 +1,14 @@
-import { type DuplicateGroup, findLinkDuplicates, findNameDuplicates } from '@directory/db';
-import { AppError } from '../errors.ts';
+import { findLinkDuplicates, findNameDuplicates } from '@directory/db';
+import { decodeCursor, duplicatesCursor, encodeCursor } from '../domain/cursor.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { FindDuplicatesInput, FindDuplicatesOutput, findDuplicatesMeta } from './find-duplicates.types.ts';
-
-type Position = { reason: DuplicateGroup['reason']; key: string };
-
-// "d1.<reason>.<key>" in base64url: opaque to clients, versioned for us.
-const encodeCursor = (p: Position) => Buffer.from(`d1.${p.reason}.${p.key}`).toString('base64url');
-
-function decodeCursor(cursor: string): Position {
-  const m = /^[A-Za-z0-9_-]+$/.test(cursor)
-    ? /^d1\.(link|name)\.(.+)$/s.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-    : null;
-  if (!m)
-    throw new AppError('VALIDATION', [
-      'cursor: Invalid cursor; pass back a nextCursor returned by this endpoint',
-    ]);
-  return { reason: m[1] as Position['reason'], key: m[2]! };
-}
 
 export const findDuplicates = keyedProcedure
   .meta(findDuplicatesMeta)
   .input(FindDuplicatesInput)
   .output(FindDuplicatesOutput)
   .query(async ({ ctx, input }) => {
-    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    const after = input.cursor === undefined ? undefined : decodeCursor(duplicatesCursor, input.cursor);
     // One more than a page: whether there is a next one.
     const wanted = input.limit + 1;
     const groups = after?.reason === 'name' ? [] : await findLinkDuplicates(ctx.db, after?.key, wanted);
@@ -37,6 +21,6 @@ export const findDuplicates = keyedProcedure
     return {
       success: true as const,
       groups: page,
-      nextCursor: groups.length > input.limit && last ? encodeCursor(last) : null,
+      nextCursor: groups.length > input.limit && last ? encodeCursor(duplicatesCursor, last) : null,
     };
   });

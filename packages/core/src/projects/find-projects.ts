@@ -1,5 +1,5 @@
 import type { ProjectQuery } from '@directory/search';
-import { decodeCursor, encodeCursor, queryHash } from '../cursor.ts';
+import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
 import { FindProjectsInput, FindProjectsOutput, findProjectsMeta } from './find-projects.types.ts';
@@ -31,8 +31,11 @@ export const findProjects = publicProcedure
     };
     // A cursor belongs to the query: the filters, q, typos, sort and order (not the limit or facets).
     const typos = input.typos !== false;
-    const binding = queryHash({ q: input.q ?? null, ...filters, sort, order, ...(!typos && { typos }) });
-    const after = input.cursor === undefined ? undefined : decodeCursor(ctx.apiKey, binding, input.cursor);
+    const scope = {
+      secret: ctx.apiKey,
+      query: { q: input.q ?? null, ...filters, sort, order, ...(!typos && { typos }) },
+    };
+    const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
     const model = await readModelOf(ctx, input.minPosition);
     // The walk's first page fixes asOf: later pages leave out projects written after it, so
     // that one whose sort key moved past the cursor is not listed twice.
@@ -78,7 +81,7 @@ export const findProjects = publicProcedure
       hasMore,
       nextCursor:
         hasMore && last
-          ? encodeCursor(ctx.apiKey, binding, { key: last.key, id: last.id, asOf: String(asOf) })
+          ? encodeCursor(pageCursor, { key: last.key, id: last.id, asOf: String(asOf) }, scope)
           : null,
       ...(found.facets && { facets: found.facets }),
     };

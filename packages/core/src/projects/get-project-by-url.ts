@@ -1,8 +1,8 @@
 import { findProjectDetailBySlug, findProjectSlugByUrlKey } from '@directory/db';
+import { urlKey } from '../domain/url-key.ts';
 import { AppError } from '../errors.ts';
 import { toProject } from '../schemas/project.ts';
 import { publicProcedure } from '../trpc.ts';
-import { urlKey } from '../url-key.ts';
 import {
   GetProjectByUrlInput,
   GetProjectByUrlOutput,

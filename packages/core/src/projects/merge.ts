@@ -12,10 +12,10 @@ import {
   type ProjectDetailRow,
   updateProjects,
 } from '@directory/db';
+import { projectLockKey } from '../domain/identity.ts';
 import { AppError } from '../errors.ts';
 import { recordDeletions, recordRevisions } from '../history/record-revisions.ts';
 import type { RevisionContext } from '../history/revision-context.ts';
-import { projectLockKey } from '../identity.ts';
 import { missingProject } from './aliases.ts';
 import { projectNotFound } from './get-project.ts';
 import { projectFields } from './upsert-project.ts';

@@ -12,14 +12,14 @@ import {
   updateProjects,
 } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
+import { identityKeys, identityLockKeys } from '../domain/identity.ts';
+import { fallbackSlug } from '../domain/slug.ts';
+import { urlKey } from '../domain/url-key.ts';
 import { applyLock } from '../history/apply-lock.ts';
 import { recordRevisions } from '../history/record-revisions.ts';
 import type { RevisionContext } from '../history/revision-context.ts';
-import { identityKeys, identityLockKeys } from '../identity.ts';
 import type { LockField, ProjectInput } from '../schemas/project.ts';
-import { fallbackSlug } from '../slug.ts';
-import { urlKey } from '../url-key.ts';
-import { resolveTagIds } from './tags.ts';
+import { resolveTagIds } from '../services/tags.ts';
 
 export type UpsertAction = 'created' | 'updated';
 

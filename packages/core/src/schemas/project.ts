@@ -1,6 +1,6 @@
 import type { ProjectDetailRow } from '@directory/db';
 import { z } from 'zod';
-import { urlKey } from '../url-key.ts';
+import { urlKey } from '../domain/url-key.ts';
 import { httpUrl, iso, optional, text, timestamp } from './common.ts';
 
 const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;

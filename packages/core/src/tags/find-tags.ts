@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, queryHash } from '../cursor.ts';
+import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
 import { FindTagsInput, FindTagsOutput, findTagsMeta } from './find-tags.types.ts';
 
@@ -8,8 +8,8 @@ export const findTags = publicProcedure
   .input(FindTagsInput)
   .output(FindTagsOutput)
   .query(async ({ ctx, input }) => {
-    const binding = queryHash({ tags: true, q: input.q ?? null, sort: input.sort });
-    const after = input.cursor === undefined ? undefined : decodeCursor(ctx.apiKey, binding, input.cursor);
+    const scope = { secret: ctx.apiKey, query: { tags: true, q: input.q ?? null, sort: input.sort } };
+    const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
     const model = await readModelOf(ctx, input.minPosition);
     const { hits } = model.index.findTags({
       ...(input.q !== undefined && { q: input.q }),
@@ -27,6 +27,6 @@ export const findTags = publicProcedure
         return tag ? [{ ...tag, projectCount: hit.projectCount }] : [];
       }),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor(ctx.apiKey, binding, { key: last.key, id: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor(pageCursor, { key: last.key, id: last.id }, scope) : null,
     };
   });

@@ -1,7 +1,7 @@
 import { findUrlMatches, type TaskStatus } from '@directory/db';
+import { urlKey } from '../domain/url-key.ts';
 import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { urlKey } from '../url-key.ts';
 import {
   CheckTaskDuplicatesInput,
   CheckTaskDuplicatesOutput,

@@ -1,8 +1,8 @@
 import { claimTasks as claimTaskRows } from '@directory/db';
 import { toLeasedTask } from '../schemas/task.ts';
+import { waitForClaimable } from '../services/queue-signals.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { ClaimTasksInput, ClaimTasksOutput, claimTasksMeta } from './claim-tasks.types.ts';
-import { waitForClaimable } from './queue-signals.ts';
 
 // How often a waiting claim looks again for tasks made claimable by other processes (tasks
 // made claimable in this process wake it at once).

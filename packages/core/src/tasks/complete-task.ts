@@ -1,14 +1,19 @@
 import { lockTaskById, lockTaskWithLease, type TaskRow, updateTaskIfStatus } from '@directory/db';
+import {
+  COMPLETABLE,
+  completeChange,
+  conflictDetail,
+  failChange,
+  leaseLostDetail,
+} from '../domain/task-transitions.ts';
 import { AppError, issueDetails } from '../errors.ts';
 import { actorOf } from '../history/actor.ts';
 import { upsertProject } from '../projects/upsert-project.ts';
 import { type LockField, ProjectInput, repeatedLinkUrlDetail } from '../schemas/project.ts';
-import { COMPLETABLE, completeChange, conflictDetail, failChange } from '../task-transitions.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { CompleteTaskInput, CompleteTaskOutput, completeTaskMeta } from './complete-task.types.ts';
 import { taskNotFound } from './get-task.ts';
-import { leaseLostDetail } from './lease.ts';
 
 /** The violations of explorationData as a ProjectInput, or the parsed input. */
 function parseExplorationData(data: unknown): { input: ProjectInput } | { problems: string[] } {

@@ -1,9 +1,9 @@
 import { insertTasks, type NewTask } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
+import { urlKey } from '../domain/url-key.ts';
+import { notifyClaimable } from '../services/queue-signals.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { urlKey } from '../url-key.ts';
 import { CreateTasksInput, CreateTasksOutput, createTasksMeta } from './create-tasks.types.ts';
-import { notifyClaimable } from './queue-signals.ts';
 
 export const createTasks = keyedProcedure
   .meta(createTasksMeta)

@@ -1,9 +1,9 @@
 import { listTasks } from '@directory/db';
+import { decodeCursor, encodeCursor, taskCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
 import { toTask } from '../schemas/task.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { FindTasksInput, FindTasksOutput, findTasksMeta } from './find-tasks.types.ts';
-import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.ts';
 
 export const findTasks = keyedProcedure
   .meta(findTasksMeta)
@@ -13,7 +13,9 @@ export const findTasks = keyedProcedure
     const { status, limit, offset, cursor } = input;
     if (cursor !== undefined && offset > 0)
       throw new AppError('VALIDATION', ['cursor: Use either cursor or offset, not both']);
-    const after = cursor === undefined ? undefined : decodeTaskCursor(cursor, status);
+    // A cursor belongs to its status filter.
+    const scope = { query: { status: status ?? null } };
+    const after = cursor === undefined ? undefined : decodeCursor(taskCursor, cursor, scope);
     // With a cursor, one row more than the page tells whether another page follows; by
     // offset, hasMore keeps its contract meaning (offset + page < total).
     const page = await listTasks(ctx.db, { status, offset, after, limit: after ? limit + 1 : limit });
@@ -28,7 +30,7 @@ export const findTasks = keyedProcedure
       hasMore,
       nextCursor:
         hasMore && last && lastCreatedAt
-          ? encodeTaskCursor(status, { createdAt: lastCreatedAt, id: last.id })
+          ? encodeCursor(taskCursor, { createdAt: lastCreatedAt, id: last.id }, scope)
           : null,
     };
   });

@@ -1,8 +1,8 @@
 import { heartbeatTask as extendLease } from '@directory/db';
 import { toTask } from '../schemas/task.ts';
+import { leaseLost } from '../services/lease-lost.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { HeartbeatTaskInput, HeartbeatTaskOutput, heartbeatTaskMeta } from './heartbeat-task.types.ts';
-import { leaseLost } from './lease.ts';
 
 export const heartbeatTask = keyedProcedure
   .meta(heartbeatTaskMeta)

@@ -1,8 +1,8 @@
 import { releaseTask as releaseLease } from '@directory/db';
 import { toTask } from '../schemas/task.ts';
+import { leaseLost } from '../services/lease-lost.ts';
+import { notifyClaimable } from '../services/queue-signals.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { leaseLost } from './lease.ts';
-import { notifyClaimable } from './queue-signals.ts';
 import { ReleaseTaskInput, ReleaseTaskOutput, releaseTaskMeta } from './release-task.types.ts';
 
 export const releaseTask = keyedProcedure

@@ -1,11 +1,11 @@
 import { findTaskById, updateTaskIfStatus } from '@directory/db';
+import { conflictDetail, mayHoldLease, patchTransition } from '../domain/task-transitions.ts';
 import { AppError } from '../errors.ts';
 import { toTask } from '../schemas/task.ts';
-import { conflictDetail, patchTransition } from '../task-transitions.ts';
+import { leaseLost } from '../services/lease-lost.ts';
+import { notifyClaimable } from '../services/queue-signals.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { taskNotFound } from './get-task.ts';
-import { leaseLost } from './lease.ts';
-import { notifyClaimable } from './queue-signals.ts';
 import {
   UpdateTaskStatusInput,
   UpdateTaskStatusOutput,
@@ -29,10 +29,7 @@ export const updateTaskStatus = keyedProcedure
       if (!current) throw taskNotFound(id);
       // A token that is not the task's lease is refused whatever the move (the guarded update
       // below is what decides; this only answers early when it already cannot hold).
-      if (
-        leaseToken !== undefined &&
-        (current.status !== 'IN_PROGRESS' || current.lease_token !== leaseToken)
-      )
+      if (leaseToken !== undefined && !mayHoldLease(current, leaseToken))
         throw await leaseLost(ctx, id, leaseToken);
       const change = patchTransition(current.status, status);
       if (!change) throw new AppError('CONFLICT', [conflictDetail(current.status, status)]);

@@ -1,5 +1,5 @@
 import type { IdentityKeys } from '@directory/db';
-import type { ProjectInput } from './schemas/project.ts';
+import type { ProjectInput } from '../schemas/project.ts';
 import { slugify, slugSource } from './slug.ts';
 import { urlKey } from './url-key.ts';
 

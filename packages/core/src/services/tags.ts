@@ -7,8 +7,8 @@ import {
   type Kysely,
 } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
+import { fallbackSlug, firstFreeSlug, slugify, slugSource } from '../domain/slug.ts';
 import type { ProjectInput } from '../schemas/project.ts';
-import { fallbackSlug, firstFreeSlug, slugify, slugSource } from '../slug.ts';
 
 type TagInput = ProjectInput['tags'][number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TASK_STATUSES } from './schemas/task.ts';
+import { TASK_STATUSES } from '../schemas/task.ts';
 import { COMPLETABLE, completeChange, failChange, patchTransition } from './task-transitions.ts';
 
 describe('patchTransition', () => {

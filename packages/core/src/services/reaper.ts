@@ -1,4 +1,5 @@
 import { type Database, type Kysely, reapExpiredLeases } from '@directory/db';
+import { REAPED } from '../domain/task-transitions.ts';
 
 export interface ReaperSettings {
   /** TASK_REAP_INTERVAL_MS; 0 turns the reaper off. */
@@ -35,6 +36,7 @@ export async function reapExpiredTasks(
       backoffBaseSeconds: settings.backoffBaseMs / 1000,
       backoffMaxSeconds: settings.backoffMaxMs / 1000,
       batchSize: BATCH,
+      messages: REAPED,
     });
     if (!pass.ran) return total;
     total.ran = true;

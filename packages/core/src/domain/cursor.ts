@@ -1,0 +1,178 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { FeedPosition, QueuePosition } from '@directory/db';
+import { AppError } from '../errors.ts';
+
+/*
+ * Every cursor of the API, in one format (EXTENSIONS "Opaque cursor"): base64url of
+ * `<tag>.<field>.<field>…`, each field percent-encoded so that a `.` never appears inside one.
+ * - The tag names the kind and its version (`c1` the change feed, `t2` tasks, `d2` duplicate
+ *   groups, `s2` sorted pages of projects, tags, revisions and deleted projects).
+ * - A cursor bound to a query carries, as its first field, a short hash of the query's
+ *   parameters; one used with other parameters is refused ("Belongs to another query").
+ * - A signed kind appends `.<mac>`: an HMAC-SHA256 of the base64url part under a key derived
+ *   from the deployment's API key (every process of a deployment shares it, so a cursor works on
+ *   any of them). Signed are the kinds whose fields are read back as they are: a sort key and
+ *   an id the server did not write cannot be slipped in.
+ * Whatever is wrong with a cursor, the answer is a 400 `Validation error` with a detail
+ * `cursor: …`, never a 500. A cursor minted by an older version of a kind (another tag) is
+ * refused the same way.
+ */
+
+export interface CursorKind<T> {
+  readonly tag: string;
+  readonly signed: boolean;
+  fields(value: T): readonly string[];
+  /** The value, or undefined when the fields are not a well-formed cursor of this kind. */
+  parse(fields: readonly string[]): T | undefined;
+}
+
+/** What a cursor is checked against: the deployment's secret and the parameters of the query. */
+export interface CursorScope {
+  /** The API key: the MAC key of signed kinds is derived from it. */
+  secret?: string;
+  /** The parameters the cursor belongs to (canonical JSON is hashed); absent: bound to none. */
+  query?: unknown;
+}
+
+const MAX_CURSOR_LENGTH = 1000;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+const malformed = () =>
+  new AppError('VALIDATION', [
+    'cursor: Invalid cursor; pass back the nextCursor of a previous page unchanged',
+  ]);
+const otherQuery = () =>
+  new AppError('VALIDATION', [
+    'cursor: Belongs to another query: the other parameters must be the same as on the first page',
+  ]);
+
+const macKeys = new Map<string, Buffer>();
+function macKey(secret: string): Buffer {
+  let key = macKeys.get(secret);
+  if (!key) {
+    key = createHash('sha256').update('project-directory cursor v1\u0000').update(secret).digest();
+    macKeys.set(secret, key);
+  }
+  return key;
+}
+
+function mac(scope: CursorScope, body: string): string {
+  if (scope.secret === undefined) throw new Error('a signed cursor needs the secret');
+  return createHmac('sha256', macKey(scope.secret)).update(body).digest('base64url').slice(0, 32);
+}
+
+const queryHash = (query: unknown) =>
+  createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 16);
+
+const escapeField = (field: string) => encodeURIComponent(field).replaceAll('.', '%2E');
+
+export function encodeCursor<T>(kind: CursorKind<T>, value: T, scope: CursorScope = {}): string {
+  const fields = [
+    kind.tag,
+    ...(scope.query === undefined ? [] : [queryHash(scope.query)]),
+    ...kind.fields(value).map(escapeField),
+  ];
+  const body = Buffer.from(fields.join('.'), 'utf8').toString('base64url');
+  return kind.signed ? `${body}.${mac(scope, body)}` : body;
+}
+
+export function decodeCursor<T>(kind: CursorKind<T>, cursor: string, scope: CursorScope = {}): T {
+  if (cursor.length > MAX_CURSOR_LENGTH) throw malformed();
+  const parts = cursor.split('.');
+  if (parts.length !== (kind.signed ? 2 : 1)) throw malformed();
+  const [body = '', signature = ''] = parts;
+  if (!BASE64URL.test(body)) throw malformed();
+  if (kind.signed) {
+    const expected = Buffer.from(mac(scope, body));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw malformed();
+  }
+  let fields: string[];
+  try {
+    fields = Buffer.from(body, 'base64url').toString('utf8').split('.').map(decodeURIComponent);
+  } catch {
+    throw malformed();
+  }
+  if (fields.shift() !== kind.tag) throw malformed();
+  if (scope.query !== undefined && fields.shift() !== queryHash(scope.query)) throw otherQuery();
+  const value = kind.parse(fields);
+  if (value === undefined) throw malformed();
+  return value;
+}
+
+// --- The kinds.
+
+/** A position in a sorted list: the last item's sort key and id; `asOf` fixes a walk's snapshot. */
+export interface PagePosition {
+  key: string | number;
+  id: string;
+  asOf?: string | undefined;
+}
+
+/** Projects (search), tags, a project's revisions, deleted projects. Signed, bound to the query. */
+export const pageCursor: CursorKind<PagePosition> = {
+  tag: 's2',
+  signed: true,
+  fields: (p) => [typeof p.key === 'number' ? `n${p.key}` : `s${p.key}`, p.id, p.asOf ?? ''],
+  parse([key = '', id = '', asOf, ...rest]) {
+    if (rest.length > 0 || id === '' || asOf === undefined) return undefined;
+    if (asOf !== '' && !Number.isFinite(Number(asOf))) return undefined;
+    const number = Number(key.slice(1));
+    const parsedKey = key.startsWith('s')
+      ? key.slice(1)
+      : key.startsWith('n') && Number.isFinite(number)
+        ? number
+        : undefined;
+    if (parsedKey === undefined) return undefined;
+    return { key: parsedKey, id, asOf: asOf === '' ? undefined : asOf };
+  },
+};
+
+// A timestamp as the database prints it (microseconds): a malformed one would make its cast fail.
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}(:?\d{2})?)$/;
+
+/** Endpoint 5: the last task's created_at and id. Bound to the status filter. */
+export const taskCursor: CursorKind<QueuePosition> = {
+  tag: 't2',
+  signed: false,
+  fields: (p) => [p.createdAt, p.id],
+  parse([createdAt = '', id = '', ...rest]) {
+    if (
+      rest.length > 0 ||
+      !TIMESTAMP.test(createdAt) ||
+      Number.isNaN(Date.parse(createdAt.replace(' ', 'T')))
+    )
+      return undefined;
+    if (id.length === 0 || id.length > 200) return undefined;
+    return { createdAt, id };
+  },
+};
+
+/** The change feed: a change's transaction id and its id ("c1.<xid>.<id>"). */
+export const feedCursor: CursorKind<FeedPosition> = {
+  tag: 'c1',
+  signed: false,
+  fields: (p) => [p.xid, p.id],
+  parse([xid = '', id = '', ...rest]) {
+    // xid8 and bigint are 64-bit: larger digits would make the database refuse the cast.
+    if (rest.length > 0 || !/^\d{1,20}$/.test(xid) || !/^\d{1,19}$/.test(id)) return undefined;
+    if (BigInt(xid) > 2n ** 64n - 1n || BigInt(id) > 2n ** 63n - 1n) return undefined;
+    return { xid, id };
+  },
+};
+
+export interface DuplicatesPosition {
+  reason: 'link' | 'name';
+  key: string;
+}
+
+/** Groups of likely duplicates: the last group's reason and key. */
+export const duplicatesCursor: CursorKind<DuplicatesPosition> = {
+  tag: 'd2',
+  signed: false,
+  fields: (p) => [p.reason, p.key],
+  parse([reason, key = '', ...rest]) {
+    if (rest.length > 0 || (reason !== 'link' && reason !== 'name') || key === '') return undefined;
+    return { reason, key };
+  },
+};
