@@ -31,8 +31,10 @@ export interface AppOptions {
   rateLimit?: RateLimitConfig;
   /** Express's "trust proxy" setting (TRUST_PROXY). */
   trustProxy?: string | undefined;
-  /** The change feed's long-poll signal (ChangeSignal) and webhook settings; absent: polling. */
+  /** The change feed's long-poll signal (ChangeSignal); absent: polling. */
   feed?: FeedServices | undefined;
+  /** WEBHOOK_ALLOW_PRIVATE (default false). */
+  allowPrivateWebhookTargets?: boolean | undefined;
   /**
    * This process's read model. Absent: the app makes one and starts it (tests, tools); main.ts
    * passes its own so that it can size its cache and stop it.
@@ -126,6 +128,7 @@ export function createApp(options: AppOptions): express.Express {
       bodyLimitBytes,
       count: metrics.countQueue,
       feed: options.feed,
+      allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
       readModel,
       responseCacheBytes: options.responseCacheBytes,
     }),
@@ -145,6 +148,7 @@ export function createApp(options: AppOptions): express.Express {
         signal: requestSignal(res),
         count: metrics.countQueue,
         feed: options.feed,
+        allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
         readModel,
         setHeader: (name: string, value: string) => {
           if (!res.headersSent) res.setHeader(name, value);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_REAPER, type ReaperSettings } from '@directory/core';
+import { DEFAULT_REAPER, type ReaperSettings, WEBHOOK_DEFAULTS } from '@directory/core';
 import { DEFAULT_DATABASE_URL } from '@directory/db';
 
 export interface Config {
@@ -132,9 +132,9 @@ function changesConfig(env: NodeJS.ProcessEnv): ChangesConfig {
     revisionsKeep: integer(env, 'REVISIONS_KEEP', 100, 1),
     revisionsDeletedDays: integer(env, 'REVISIONS_DELETED_DAYS', 90, 0),
     allowPrivateTargets: allow === '1' || allow === 'true',
-    maxFailures: integer(env, 'WEBHOOK_MAX_FAILURES', 20, 1),
-    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100),
-    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1),
+    maxFailures: integer(env, 'WEBHOOK_MAX_FAILURES', WEBHOOK_DEFAULTS.maxFailures, 1),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', WEBHOOK_DEFAULTS.timeoutMs, 100),
+    retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', WEBHOOK_DEFAULTS.retryBaseMs, 1),
     pollMs: integer(env, 'WEBHOOK_POLL_MS', 1_000, 10),
   };
 }

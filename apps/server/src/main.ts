@@ -48,7 +48,7 @@ try {
 }
 
 // The change feed: one listening connection wakes this process's long-polls and dispatcher.
-const feed = new ChangeSignal({ allowPrivateTargets: config.changes.allowPrivateTargets });
+const feed = new ChangeSignal();
 try {
   await feed.listen(handle);
 } catch (err) {
@@ -114,6 +114,7 @@ const app = createApp({
   bodyLimitBytes: config.bodyLimitBytes,
   rateLimit: config.rateLimit,
   trustProxy: config.trustProxy,
+  allowPrivateWebhookTargets: config.changes.allowPrivateTargets,
 });
 // Expired task leases back to the queue; one process at a time across all of them.
 const reaper = startReaper({

@@ -24,8 +24,10 @@ export interface RestOptions {
   bodyLimitBytes: number;
   /** Counts queue events for /metrics. */
   count?: Context['count'];
-  /** The change feed's long-poll signal and webhook settings. */
+  /** The change feed's long-poll signal. */
   feed?: FeedServices | undefined;
+  /** WEBHOOK_ALLOW_PRIVATE. */
+  allowPrivateWebhookTargets?: boolean | undefined;
   /** This process's read model (the reads of projects and tags). */
   readModel?: ReadModel | undefined;
   /** The response cache's budget in bytes (default 32 MiB; 0: none). */
@@ -188,6 +190,7 @@ export function restRouter(options: RestOptions): Router {
         signal: requestSignal(res),
         count: options.count,
         feed: options.feed,
+        allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
         readModel: options.readModel,
         setHeader: (name, value) => res.setHeader(name, value),
       };

@@ -227,9 +227,7 @@ describe.each(targets)('webhooks on $name', (target) => {
       body: { url: 'https://203.0.113.9/hook', events: ['project.created', 'task.created'] },
     });
     expect(ok.status).toBe(200);
-    const allowed = await startServer(target, {
-      feed: { version: 0, stopping: false, allowPrivateTargets: true, waitForChange: async () => {} },
-    });
+    const allowed = await startServer(target, { allowPrivateWebhookTargets: true });
     cleanups.push(() => allowed.close());
     expect(
       (

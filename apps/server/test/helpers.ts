@@ -102,7 +102,7 @@ export async function startServer(
   await migrateToLatest(db.db);
   const key = `test-key-${randomBytes(8).toString('hex')}`;
   // Long-polls of GET /api/changes wake on the database's notifications, as in main.ts.
-  const feed = new ChangeSignal({ allowPrivateTargets: false });
+  const feed = new ChangeSignal();
   await feed.listen(db);
   const app = createApp({
     feed,

@@ -6,6 +6,16 @@ export { readCredentials } from './auth.ts';
 export type { FeedServices } from './changes/feed.ts';
 export { slugify } from './domain/slug.ts';
 export { urlKey } from './domain/url-key.ts';
+export {
+  attemptError,
+  GIVE_UP_AFTER_MS,
+  messageId,
+  retryDelayMs,
+  signedHeaders,
+  WEBHOOK_DEFAULTS,
+  webhookPayload,
+} from './domain/webhook-delivery.ts';
+export { isPrivateAddress } from './domain/webhook-targets.ts';
 export { AppError, type ErrorKind, toAppError } from './errors.ts';
 export * as examples from './examples.ts';
 export type { Meta } from './meta.ts';
@@ -22,5 +32,3 @@ export {
 } from './services/reaper.ts';
 export { readQueueStats } from './tasks/get-queue-stats.ts';
 export { type Context, createCallerFactory, POSITION_HEADER } from './trpc.ts';
-export { messageId, webhookPayload } from './webhooks/message.ts';
-export { isPrivateAddress } from './webhooks/targets.ts';

@@ -26,8 +26,10 @@ export interface Context {
   count?: ((event: QueueEvent, n: number) => void) | undefined;
   /** The request's X-Directory-Actor header as sent (history/actor.ts reads it). */
   actor?: string | string[] | undefined;
-  /** The change feed's long-poll signal and webhook settings (absent: polling, defaults). */
+  /** The change feed's long-poll signal (absent: polling). */
   feed?: FeedServices | undefined;
+  /** WEBHOOK_ALLOW_PRIVATE: webhooks may target loopback and private addresses (default false). */
+  allowPrivateWebhookTargets?: boolean | undefined;
   /** This process's read model: the reads of projects and tags come from it. */
   readModel?: ReadModel | undefined;
   /** Sets a response header (X-Directory-Position); transports without headers leave it out. */

@@ -12,14 +12,9 @@ export { CHANGES_CHANNEL };
 export class ChangeSignal implements FeedServices {
   version = 0;
   stopping = false;
-  readonly allowPrivateTargets: boolean;
   private readonly waiters = new Set<() => void>();
   private readonly subscribers = new Set<() => void>();
   private unlisten: (() => Promise<void>) | undefined;
-
-  constructor(options: { allowPrivateTargets: boolean }) {
-    this.allowPrivateTargets = options.allowPrivateTargets;
-  }
 
   /** Starts listening on the database's notifications. */
   async listen(db: Pick<DatabaseHandle, 'listen'>): Promise<void> {

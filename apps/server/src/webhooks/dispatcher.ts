@@ -2,7 +2,15 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress, messageId, webhookPayload } from '@directory/core';
+import {
+  attemptError,
+  GIVE_UP_AFTER_MS,
+  isPrivateAddress,
+  messageId,
+  retryDelayMs,
+  signedHeaders,
+  webhookPayload,
+} from '@directory/core';
 import {
   type ClaimedDelivery,
   claimDeliveries,
@@ -10,7 +18,6 @@ import {
   type Kysely,
   recordAttempt,
 } from '@directory/db';
-import { Webhook } from 'standardwebhooks';
 import type { ChangeSignal } from '../changes/signal.ts';
 import { describeError, type Logger } from '../logger.ts';
 
@@ -26,21 +33,12 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** WEBHOOK_RETRY_BASE_MS: the first retry's delay; each further one doubles (jittered, at most an hour). */
   retryBaseMs: number;
-  /** How long a failing delivery is retried (about 24 h). */
+  /** How long a failing delivery is retried (default GIVE_UP_AFTER_MS, 24 h). */
   giveUpAfterMs?: number;
   /** Due deliveries are looked for at least this often (retries queued by other processes). */
   pollMs: number;
   /** Deliveries sent at once by this process. */
   batchSize?: number;
-}
-
-const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Delay before retry number `attempt` (1-based): base·2^(attempt-1), capped, ±25% jitter. */
-export function retryDelayMs(attempt: number, baseMs: number): number {
-  const delay = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(attempt - 1, 30));
-  return delay * (0.75 + Math.random() * 0.5);
 }
 
 /**
@@ -83,14 +81,8 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      // Signed anew at each attempt: the timestamp is the attempt's, the id the change's.
-      const now = new Date();
-      statusCode = await post(d.url, body, {
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': new Webhook(d.secret).sign(id, now, body),
-      });
-      if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`;
+      statusCode = await post(d.url, body, signedHeaders(d.secret, id, body, new Date()));
+      error = attemptError(statusCode);
     } catch (err) {
       if (aborter.signal.aborted) return; // shutting down: the lease runs out, another attempt follows
       error = (err as Error).message || 'request failed';
@@ -105,7 +97,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
         error,
         durationMs: performance.now() - started,
         retryInMs,
-        giveUpAfterMs: options.giveUpAfterMs ?? DAY_MS,
+        giveUpAfterMs: options.giveUpAfterMs ?? GIVE_UP_AFTER_MS,
         maxFailures: options.maxFailures,
       });
       if (!success) scheduleWake(retryInMs);
@@ -120,7 +112,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
   }
 
   /** POSTs `body` and resolves to the status code; the answer's body is read and dropped. */
-  function post(target: string, body: string, signature: Record<string, string>): Promise<number> {
+  function post(target: string, body: string, headers: Record<string, string>): Promise<number> {
     const url = new URL(target);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!options.allowPrivateTargets && isIP(host) && isPrivateAddress(host))
@@ -134,12 +126,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
         url,
         {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'content-length': String(Buffer.byteLength(body)),
-            'user-agent': 'project-directory-webhooks/1',
-            ...signature,
-          },
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           // The address actually connected to is checked, not only the one seen at creation.
           lookup: options.allowPrivateTargets ? undefined : guardedLookup,
           signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(options.timeoutMs)]),

@@ -28,15 +28,12 @@ export interface FeedServices {
   waitForChange(ms: number, since: number): Promise<void>;
   /** True once the server is stopping: long-polls answer at once. */
   readonly stopping: boolean;
-  /** WEBHOOK_ALLOW_PRIVATE: webhooks may target loopback and private addresses. */
-  allowPrivateTargets: boolean;
 }
 
 export const pollingFeed: FeedServices = {
   version: 0,
   waitForChange: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 100))),
   stopping: false,
-  allowPrivateTargets: false,
 };
 
 export const Change = z.object({

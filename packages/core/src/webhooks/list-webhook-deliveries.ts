@@ -1,4 +1,5 @@
 import { findWebhook, listAttempts } from '@directory/db';
+import { messageId } from '../domain/webhook-delivery.ts';
 import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
 import {
@@ -6,7 +7,6 @@ import {
   ListWebhookDeliveriesOutput,
   listWebhookDeliveriesMeta,
 } from './list-webhook-deliveries.types.ts';
-import { messageId } from './message.ts';
 import { webhookNotFound } from './webhook.ts';
 
 export const listWebhookDeliveries = keyedProcedure

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { hostOf, isPrivateAddress, privateTargetProblem } from './webhook-targets.ts';
+
+describe('webhook targets', () => {
+  it('calls loopback, private, link-local, CGNAT, multicast and reserved addresses private', () => {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '240.0.0.1',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::FFFF:10.0.0.1',
+      'not an address',
+    ])
+      expect(isPrivateAddress(address), address).toBe(true);
+  });
+
+  it('lets public addresses through', () => {
+    for (const address of [
+      '203.0.113.9',
+      '8.8.8.8',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2001:db8::1',
+      '::ffff:8.8.8.8',
+    ])
+      expect(isPrivateAddress(address), address).toBe(false);
+  });
+
+  it('reads the host of a URL, IPv6 brackets removed', () => {
+    expect(hostOf(new URL('http://[::1]:8080/hook'))).toBe('::1');
+    expect(hostOf(new URL('https://hooks.example.com/x'))).toBe('hooks.example.com');
+  });
+
+  it('explains a refused target given as an address, and passes a public one (no DNS needed)', async () => {
+    expect(await privateTargetProblem('http://127.0.0.1:8080/hook')).toMatch(
+      /^Targets on loopback or private addresses \(127\.0\.0\.1\) are refused unless WEBHOOK_ALLOW_PRIVATE=1$/,
+    );
+    expect(await privateTargetProblem('http://[::1]/hook')).toMatch(/\(::1\)/);
+    expect(await privateTargetProblem('https://203.0.113.9/hook')).toBeUndefined();
+  });
+});
