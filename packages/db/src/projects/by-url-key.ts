@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database, TaskStatus } from './tables.ts';
+import type { Database, TaskStatus } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
@@ -139,4 +139,20 @@ export async function findProjectSlugByUrlKey(db: Db, key: string): Promise<stri
     where l.url_key = ${key} order by p.created_at, p.id limit 1
   `.execute(db);
   return rows[0]?.slug;
+}
+
+/** A project other than `exceptId` that owns a link with any of these url keys: its slug and that key. */
+export async function findLinkKeyOwner(
+  db: Db,
+  urlKeys: readonly string[],
+  exceptId: string,
+): Promise<{ slug: string; urlKey: string } | undefined> {
+  if (urlKeys.length === 0) return undefined;
+  const { rows } = await sql<{ slug: string; url_key: string }>`
+    select p.slug, l.url_key from links l join projects p on p.id = l.project_id
+    where l.url_key = any(${[...urlKeys]}::text[]) and l.project_id <> ${exceptId}
+    limit 1
+  `.execute(db);
+  const row = rows[0];
+  return row && { slug: row.slug, urlKey: row.url_key };
 }

@@ -1,6 +1,8 @@
 import type { IndexedProject, IndexedTag } from '@directory/search';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from './tables.ts';
+import type { Database } from '../tables.ts';
+import { parseSnapshot, type Snapshot } from './snapshot.ts';
+import { readSynonyms, type Synonyms } from './synonyms.ts';
 
 type Db = Kysely<Database>;
 
@@ -11,23 +13,6 @@ type Db = Kysely<Database>;
 /** A project and a tag as the search index takes them (times as epoch ms, with microseconds). */
 export type IndexedProjectRow = IndexedProject;
 export type IndexedTagRow = IndexedTag;
-
-/** A snapshot of the database (pg_current_snapshot): which transactions it sees. */
-export interface Snapshot {
-  xmin: bigint;
-  xmax: bigint;
-  /** In progress when it was taken: not visible. */
-  xip: bigint[];
-}
-
-export function parseSnapshot(text: string): Snapshot {
-  const [xmin = '0', xmax = '0', xip = ''] = text.split(':');
-  return { xmin: BigInt(xmin), xmax: BigInt(xmax), xip: xip === '' ? [] : xip.split(',').map(BigInt) };
-}
-
-/** Whether a transaction's writes are visible in the snapshot (it committed before it was taken). */
-export const visibleIn = (s: Snapshot, xid: bigint): boolean =>
-  xid < s.xmin || (xid < s.xmax && !s.xip.includes(xid));
 
 const PROJECT_SELECT = sql`p.id, p.name, p.name_en as "nameEn", p.slug, p.description,
   p.description_en as "descriptionEn", p.status, p.source,
@@ -121,40 +106,4 @@ export async function currentTransactionId(db: Db): Promise<string | null> {
     select pg_current_xact_id_if_assigned()::text as xid
   `.execute(db);
   return rows[0]?.xid ?? null;
-}
-
-// ————————————————————————————————————————— synonyms (EXTENSIONS D)
-
-export interface Synonyms {
-  sets: string[][];
-  version: string;
-}
-
-export async function readSynonyms(db: Db): Promise<Synonyms> {
-  const { rows } =
-    await sql<Synonyms>`select sets, version::text as version from search_synonyms where id = 1`.execute(db);
-  return rows[0] ?? { sets: [], version: '0' };
-}
-
-export async function readSynonymsVersion(db: Db): Promise<string> {
-  const { rows } = await sql<{
-    version: string;
-  }>`select version::text as version from search_synonyms where id = 1`.execute(db);
-  return rows[0]?.version ?? '0';
-}
-
-/**
- * Replaces every set, and wakes every process's feed follower (the change feed's channel) so
- * that it re-reads them now rather than at its next look.
- */
-export async function replaceSynonyms(db: Db, sets: string[][], channel: string): Promise<Synonyms> {
-  const { rows } = await sql<Synonyms>`
-    with u as (
-      update search_synonyms set sets = ${JSON.stringify(sets)}::jsonb, version = version + 1, updated_at = now()
-      where id = 1 returning sets, version
-    )
-    select u.sets, u.version::text as version, pg_notify(${channel}::text, '') from u
-  `.execute(db);
-  const row = rows[0]!;
-  return { sets: row.sets, version: row.version };
 }

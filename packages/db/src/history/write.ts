@@ -1,0 +1,78 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, RevisionAction, RevisionVia } from '../tables.ts';
+
+type Db = Kysely<Database>;
+
+export interface NewRevision {
+  projectId: string;
+  action: RevisionAction;
+  via: RevisionVia;
+  source: string | null;
+  taskId: string | null;
+  actor: string | null;
+  slug: string;
+  name: string;
+  nameEn: string | null;
+  bodyHash: string;
+  /** The project's JSON text. */
+  body: string;
+}
+
+/**
+ * Inserts revisions numbered after each project's latest, in one statement that also reads that
+ * latest: an `updated` revision whose body hash equals the latest's is left out (nothing changed).
+ * Each project at most once per call. The caller holds each project's row lock, so no other
+ * writer numbers the same project meanwhile. Returns the numbers stored, by project.
+ */
+export async function insertRevisions(
+  db: Db,
+  revisions: readonly NewRevision[],
+): Promise<Map<string, number>> {
+  const numbers = new Map<string, number>();
+  if (revisions.length === 0) return numbers;
+  const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
+  const { rows } = await sql<{ project_id: string; revision: number }>`
+    insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, slug, name,
+      name_en, body_hash, project)
+    select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.slug,
+      u.name, u.name_en, u.body_hash, u.body::json
+    from unnest(
+      ${col((r) => r.projectId)}::text[], ${col((r) => r.action)}::text[], ${col((r) => r.via)}::text[],
+      ${col((r) => r.source)}::text[], ${col((r) => r.taskId)}::text[], ${col((r) => r.actor)}::text[],
+      ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
+      ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[]
+    ) as u(project_id, action, via, source, task_id, actor, slug, name, name_en, body_hash, body)
+    left join lateral (
+      select revision, body_hash from project_revisions where project_id = u.project_id order by revision desc limit 1
+    ) l on true
+    where u.action <> 'updated' or l.body_hash is distinct from u.body_hash
+    returning project_id, revision
+  `.execute(db);
+  for (const row of rows) numbers.set(row.project_id, row.revision);
+  return numbers;
+}
+
+/**
+ * Retention (EXTENSIONS F): of each project, the `keep` newest revisions stay; of a deleted project
+ * (its latest revision is its delete, older than `deletedDays`), every revision goes. Returns how
+ * many were removed.
+ */
+export async function pruneRevisions(db: Db, keep: number, deletedDays: number): Promise<number> {
+  const old = await sql`
+    delete from project_revisions r using (
+      select project_id, max(revision) as latest from project_revisions
+      group by project_id having count(*) > ${keep}
+    ) m
+    where r.project_id = m.project_id and r.revision <= m.latest - ${keep}
+  `.execute(db);
+  const gone = await sql`
+    delete from project_revisions r using (
+      select d.project_id from project_revisions d
+      where d.action = 'deleted' and d.at < now() - make_interval(days => ${deletedDays})
+        and not exists (select 1 from project_revisions n where n.project_id = d.project_id and n.revision > d.revision)
+        and not exists (select 1 from projects p where p.id = d.project_id)
+    ) x
+    where r.project_id = x.project_id
+  `.execute(db);
+  return Number(old.numAffectedRows ?? 0n) + Number(gone.numAffectedRows ?? 0n);
+}
