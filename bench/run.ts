@@ -20,7 +20,7 @@ import {
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
 import { prepareSearch } from './search.ts';
-import { DEFAULT_TASKS, insertProjects, type SeedResult, seedTasks, writeProjects } from './seed.ts';
+import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
 import { currentSection } from './web.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
@@ -151,13 +151,13 @@ async function runSize(projects: number): Promise<SizeResult> {
     await migrateToLatest(handle.db);
     const started = performance.now();
     const via = projects <= apiMax ? 'api' : 'sql';
-    let written: Awaited<ReturnType<typeof insertProjects>>;
+    let written: Awaited<ReturnType<typeof seedProjects>>;
     if (via === 'api') {
       const writer = await start('writer');
       written = await writeProjects(writer.url, apiKey, projects, settings.upsertConnections);
       await stop(writer);
     } else {
-      written = await insertProjects(handle.pool, projects);
+      written = await seedProjects(handle.pool, projects);
       const searchSeconds = await prepareSearch(handle.db);
       if (searchSeconds !== undefined) console.log(`search columns filled in ${searchSeconds.toFixed(1)} s`);
     }

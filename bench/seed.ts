@@ -126,7 +126,7 @@ export interface WrittenProjects {
  * Writes projects 0..count-1 (3 links, 3 tags of a shared pool of 300 each) straight into the
  * tables of an empty, migrated database: the fast way to a million.
  */
-export async function insertProjects(pool: Pool, count: number): Promise<WrittenProjects> {
+export async function seedProjects(pool: Pool, count: number): Promise<WrittenProjects> {
   const now = Date.now();
   const tagIds = TAG_POOL.map(() => benchId());
   const slugsOfTags = tagSlugs(TAG_POOL);
@@ -291,7 +291,7 @@ export async function seedTasks(
 /** Projects and tasks straight into the tables of an empty, migrated database. */
 export async function seed(pool: Pool, options: { projects: number; tasks: number }): Promise<SeedResult> {
   const started = performance.now();
-  const written = await insertProjects(pool, options.projects);
+  const written = await seedProjects(pool, options.projects);
   const projectSeconds = (performance.now() - started) / 1000;
   const { tasks, vacuumSeconds } = await seedTasks(pool, options.tasks, written);
   return {

@@ -1,4 +1,4 @@
-import { listRevisions as readRevisions } from '@directory/db';
+import { findRevisions } from '@directory/db';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { publicProcedure } from '../trpc.ts';
 import { historyProjectId } from './history-project.ts';
@@ -15,7 +15,7 @@ export const listRevisions = publicProcedure
     const scope = { secret: ctx.apiKey, query: { revisions: projectId } };
     const before =
       input.cursor === undefined ? undefined : Number(decodeCursor(pageCursor, input.cursor, scope).key);
-    const rows = await readRevisions(ctx.db, projectId, { before, limit: input.limit + 1 });
+    const rows = await findRevisions(ctx.db, projectId, { before, limit: input.limit + 1 });
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
     return {

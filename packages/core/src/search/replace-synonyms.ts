@@ -1,4 +1,4 @@
-import { CHANGES_CHANNEL, replaceSynonyms as storeSynonyms } from '@directory/db';
+import { CHANGES_CHANNEL, writeSynonyms } from '@directory/db';
 import { keyedProcedure } from '../trpc.ts';
 import { ReplaceSynonymsInput, replaceSynonymsMeta, SynonymsOutput } from './synonyms.types.ts';
 
@@ -9,7 +9,7 @@ export const replaceSynonyms = keyedProcedure
   .output(SynonymsOutput)
   .mutation(async ({ ctx, input }) => {
     const sets = input.sets.map((set) => set.map((term) => term.trim()));
-    const stored = await storeSynonyms(ctx.db, sets, CHANGES_CHANNEL);
+    const stored = await writeSynonyms(ctx.db, sets, CHANGES_CHANNEL);
     await ctx.readModel?.refreshSynonyms();
     return { success: true as const, sets: stored.sets };
   });

@@ -16,7 +16,7 @@ const SUMMARY = sql.raw(
 );
 
 /** A page of a project's revisions, newest first, numbered below `before` when given. */
-export async function listRevisions(
+export async function findRevisions(
   db: Db,
   projectId: string,
   options: { before?: number | undefined; limit: number },

@@ -3,7 +3,7 @@ import type { Database } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
-export interface DuplicateGroup {
+export interface DuplicateGroupRow {
   reason: 'link' | 'name';
   key: string;
   projects: { id: string; slug: string; name: string; nameEn: string | null }[];
@@ -26,8 +26,8 @@ export async function findLinkDuplicates(
   db: Db,
   after: string | undefined,
   limit: number,
-): Promise<DuplicateGroup[]> {
-  const { rows } = await sql<DuplicateGroup>`
+): Promise<DuplicateGroupRow[]> {
+  const { rows } = await sql<DuplicateGroupRow>`
     select 'link' as reason, g.key, (
       select json_agg(${GROUP_PROJECTS}) from projects p
       where p.id in (select project_id from links where url_key = g.key)
@@ -51,8 +51,8 @@ export async function findNameDuplicates(
   db: Db,
   after: string | undefined,
   limit: number,
-): Promise<DuplicateGroup[]> {
-  const { rows } = await sql<DuplicateGroup>`
+): Promise<DuplicateGroupRow[]> {
+  const { rows } = await sql<DuplicateGroupRow>`
     select 'name' as reason, g.key, (
       select json_agg(${GROUP_PROJECTS}) from projects p
       where ${nameKey('name')} = g.key or (p.name_en is not null and ${nameKey('name_en')} = g.key)

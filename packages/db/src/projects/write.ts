@@ -72,7 +72,7 @@ export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void
   `.execute(db);
 }
 
-export interface DeletedProject {
+export interface DeletedProjectRow {
   id: string;
   name: string;
   nameEn: string | null;
@@ -86,8 +86,8 @@ export interface DeletedProject {
  * keep their row with project_id null. The counts are read from the statement's snapshot,
  * which is taken before the delete.
  */
-export async function deleteProjectBySlug(db: Db, slug: string): Promise<DeletedProject | undefined> {
-  const result = await sql<DeletedProject>`
+export async function deleteProjectBySlug(db: Db, slug: string): Promise<DeletedProjectRow | undefined> {
+  const result = await sql<DeletedProjectRow>`
     with d as (delete from projects where slug = ${slug} returning id, name, name_en, slug)
     select d.id, d.name, d.name_en as "nameEn", d.slug,
       (select count(*) from links l where l.project_id = d.id)::int as "linksCount",

@@ -27,7 +27,7 @@ export async function readSynonymsVersion(db: Db): Promise<string> {
  * Replaces every set, and wakes every process's feed follower (the change feed's channel) so
  * that it re-reads them now rather than at its next look.
  */
-export async function replaceSynonyms(db: Db, sets: string[][], channel: string): Promise<Synonyms> {
+export async function writeSynonyms(db: Db, sets: string[][], channel: string): Promise<Synonyms> {
   const { rows } = await sql<Synonyms>`
     with u as (
       update search_synonyms set sets = ${JSON.stringify(sets)}::jsonb, version = version + 1, updated_at = now()
