@@ -1,29 +1,69 @@
 export { type Kysely, sql, type Transaction } from 'kysely';
 export { backfillSearchColumns, backfillTagSearchText } from './backfill/search-columns.ts';
-export * from './backfill/search-terms.ts';
+export { nameSortKey, projectSearchColumns, searchQuery } from './backfill/search-terms.ts';
 export { backfillUrlKeys } from './backfill/url-keys.ts';
 export * from './changes.repository.ts';
-export * from './connect.ts';
+export { connect, type DatabaseHandle, DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './connect.ts';
 export { isDatabaseUnavailable } from './errors.ts';
-export * from './history/read.ts';
-export * from './history/write.ts';
-export * from './locks.ts';
+export {
+  findDeletedIdBySlug,
+  findLatestRevision,
+  findRevision,
+  findRevisions,
+  listDeletedProjects,
+  type RevisionRow,
+  type RevisionSummaryRow,
+} from './history/read.ts';
+export { insertRevisions, type NewRevision, pruneRevisions } from './history/write.ts';
+export { lockKeys } from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
-export * from './projects/aliases.ts';
-export * from './projects/by-url-key.ts';
-export * from './projects/diff.ts';
-export * from './projects/duplicate-groups.ts';
-export * from './projects/identity.ts';
-export * from './projects/links-and-tags.ts';
-export * from './projects/merge.ts';
-export * from './projects/read.ts';
-export * from './projects/write.ts';
+export { findAliasTarget, findSlugHolder } from './projects/aliases.ts';
+export {
+  findLinkKeyOwner,
+  findProjectKeyMatches,
+  findProjectSlugByUrlKey,
+  findUrlMatches,
+  type ProjectKeyMatches,
+} from './projects/by-url-key.ts';
+export type { LinksAndTags } from './projects/diff.ts';
+export {
+  type DuplicateGroupRow,
+  findLinkDuplicates,
+  findNameDuplicates,
+} from './projects/duplicate-groups.ts';
+export { findProjectsByIdentity, type IdentityKeys } from './projects/identity.ts';
+export { replaceLinksAndTags } from './projects/links-and-tags.ts';
+export { findMergeParty, type MergeParty, mergeProjectRows } from './projects/merge.ts';
+export {
+  findProjectDetailBySlug,
+  findProjectDetailsByIds,
+  findProjectIdBySlug,
+  type LinkDetail,
+  type ProjectDetailRow,
+  projectDetailStatement,
+  type TagDetail,
+} from './projects/read.ts';
+export {
+  deleteProjectBySlug,
+  insertProjects,
+  type ProjectFields,
+  type ProjectWrite,
+  updateProjects,
+  writeProjectLock,
+} from './projects/write.ts';
 export * from './queue.repository.ts';
-export * from './read-model/read.ts';
-export * from './read-model/snapshot.ts';
-export * from './read-model/synonyms.ts';
+export {
+  currentTransactionId,
+  type IndexedProjectRow,
+  type IndexedTagRow,
+  readChangesOfTransactions,
+  readIndexedProjects,
+  readModelSnapshot,
+} from './read-model/read.ts';
+export { type Snapshot, visibleIn } from './read-model/snapshot.ts';
+export { readSynonyms, readSynonymsVersion, writeSynonyms } from './read-model/synonyms.ts';
 export * from './tables.ts';
-export * from './tags/read.ts';
-export * from './tags/write.ts';
+export { findTagsByName, findTakenTagSlugs } from './tags/read.ts';
+export { fillTagNamesEn, insertTags } from './tags/write.ts';
 export * from './tasks.repository.ts';
 export * from './webhooks.repository.ts';
