@@ -26,11 +26,7 @@ export {
   type ProjectKeyMatches,
 } from './projects/by-url-key.ts';
 export type { LinksAndTags } from './projects/diff.ts';
-export {
-  type DuplicateGroupRow,
-  findLinkDuplicates,
-  findNameDuplicates,
-} from './projects/duplicate-groups.ts';
+export { findLinkDuplicates, findNameDuplicates } from './projects/duplicate-groups.ts';
 export { findProjectsByIdentity, type IdentityKeys } from './projects/identity.ts';
 export { replaceLinksAndTags } from './projects/links-and-tags.ts';
 export { findMergeParty, type MergeParty, mergeProjectRows } from './projects/merge.ts';
