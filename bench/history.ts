@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import type { RevisionContext } from '../packages/core/src/history/revision-context.ts';
-import { upsertProjects } from '../packages/core/src/projects/upsert-project.ts';
+import type { RevisionContext } from '../packages/core/src/domain/revision-context.ts';
 import type { ProjectInput } from '../packages/core/src/schemas/project.ts';
+import { upsertInOrder } from '../packages/core/src/services/upsert.ts';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { newProject } from './data.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
 
 // History's figures (issue 19, EXTENSIONS F), on PostgreSQL:
 // - batch upsert with revisions against without: batches of 100 updates (every project changed,
-//   so every one stores a revision) through core's upsertProjects in this process, the two
+//   so every one stores a revision) through core's upsertInOrder (services/upsert.ts) in this process, the two
 //   kinds alternating round by round; projects/s of each and their ratio (target ≥ 85%). In
 //   process, without HTTP: the revisions' share of the work is the largest it can be, so the
 //   ratio through the API is at least this one.
@@ -61,7 +61,7 @@ export async function runHistoryBench(options: {
     await migrateToLatest(handle.db);
     const inputs = Array.from({ length: projects }, (_, i) => newProject('history', i) as ProjectInput);
     const write = async (batch: typeof inputs, how: RevisionContext) =>
-      handle.db.transaction().execute((trx) => upsertProjects(trx, batch, how));
+      handle.db.transaction().execute((trx) => upsertInOrder(trx, batch, how));
     for (let i = 0; i < projects; i += BATCH)
       await write(inputs.slice(i, i + BATCH), { via: 'upsert', actor: 'bench' });
 

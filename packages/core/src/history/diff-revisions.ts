@@ -1,6 +1,6 @@
+import { diffProjects } from '../domain/revision-diff.ts';
 import type { Project } from '../schemas/project.ts';
 import { publicProcedure } from '../trpc.ts';
-import { diffProjects } from './diff.ts';
 import { DiffRevisionsInput, DiffRevisionsOutput, diffRevisionsMeta } from './diff-revisions.types.ts';
 import { revisionOf } from './get-revision.ts';
 

@@ -1,8 +1,8 @@
 import { type Database, findRevision, type Kysely, type RevisionRow } from '@directory/db';
 import { AppError } from '../errors.ts';
+import { historyProjectId } from '../services/history-project.ts';
 import { publicProcedure } from '../trpc.ts';
 import { GetRevisionInput, GetRevisionOutput, getRevisionMeta } from './get-revision.types.ts';
-import { historyProjectId } from './history-project.ts';
 import { toRevisionSummary } from './revision.types.ts';
 
 export const revisionNotFound = (slug: string, revision: number) =>

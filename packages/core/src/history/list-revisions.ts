@@ -1,7 +1,7 @@
 import { findRevisions } from '@directory/db';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
+import { historyProjectId } from '../services/history-project.ts';
 import { publicProcedure } from '../trpc.ts';
-import { historyProjectId } from './history-project.ts';
 import { ListRevisionsInput, ListRevisionsOutput, listRevisionsMeta } from './list-revisions.types.ts';
 import { toRevisionSummary } from './revision.types.ts';
 

@@ -1,9 +1,9 @@
+import { actorOf } from '../domain/actor.ts';
 import { LOCK_FIELDS } from '../schemas/project.ts';
+import { writeLock } from '../services/write-lock.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { actorOf } from './actor.ts';
 import { LockProjectInput, LockProjectOutput, lockProjectMeta } from './lock-project.types.ts';
-import { writeLock } from './write-lock.ts';
 
 export const lockProject = keyedProcedure
   .meta(lockProjectMeta)

@@ -1,12 +1,12 @@
 import { findLatestRevision, findProjectDetailsByIds, findSlugHolder } from '@directory/db';
+import { actorOf } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
 import { type Project, toProject } from '../schemas/project.ts';
+import { recordRevisions } from '../services/revisions.ts';
+import { claimIdentity, writeBody } from '../services/write-body.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { actorOf } from './actor.ts';
-import { recordRevisions } from './record-revisions.ts';
 import { RestoreProjectInput, RestoreProjectOutput, restoreProjectMeta } from './restore-project.types.ts';
-import { claimIdentity, writeBody } from './write-body.ts';
 
 const notDeleted = (id: string) => new AppError('NOT_FOUND', [`No deleted project with id "${id}"`]);
 

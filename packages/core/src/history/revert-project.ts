@@ -4,17 +4,17 @@ import {
   findProjectIdBySlug,
   findRevision,
 } from '@directory/db';
+import { actorOf } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
-import { missingProject } from '../projects/aliases.ts';
 import { projectNotFound } from '../projects/get-project.ts';
 import { type Project, toProject } from '../schemas/project.ts';
+import { missingProject } from '../services/aliases.ts';
+import { recordRevisions } from '../services/revisions.ts';
+import { claimIdentity, writeBody } from '../services/write-body.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { actorOf } from './actor.ts';
 import { revisionNotFound } from './get-revision.ts';
-import { recordRevisions } from './record-revisions.ts';
 import { RevertProjectInput, RevertProjectOutput, revertProjectMeta } from './revert-project.types.ts';
-import { claimIdentity, writeBody } from './write-body.ts';
 
 export const revertProject = keyedProcedure
   .meta(revertProjectMeta)

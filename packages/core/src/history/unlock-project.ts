@@ -1,8 +1,8 @@
+import { actorOf } from '../domain/actor.ts';
+import { writeLock } from '../services/write-lock.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { actorOf } from './actor.ts';
 import { UnlockProjectInput, UnlockProjectOutput, unlockProjectMeta } from './unlock-project.types.ts';
-import { writeLock } from './write-lock.ts';
 
 export const unlockProject = keyedProcedure
   .meta(unlockProjectMeta)

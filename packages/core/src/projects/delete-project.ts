@@ -1,9 +1,9 @@
 import { deleteProjectBySlug, findProjectDetailsByIds, findProjectIdBySlug } from '@directory/db';
-import { actorOf } from '../history/actor.ts';
-import { recordDeletions } from '../history/record-revisions.ts';
+import { actorOf } from '../domain/actor.ts';
+import { missingProject } from '../services/aliases.ts';
+import { recordDeletions } from '../services/revisions.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { missingProject } from './aliases.ts';
 import { DeleteProjectInput, DeleteProjectOutput, deleteProjectMeta } from './delete-project.types.ts';
 import { projectNotFound } from './get-project.ts';
 

@@ -1,8 +1,8 @@
 import { findProjectDetailBySlug } from '@directory/db';
 import { AppError } from '../errors.ts';
 import { toProject } from '../schemas/project.ts';
+import { missingProject } from '../services/aliases.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
-import { missingProject } from './aliases.ts';
 import { GetProjectInput, GetProjectOutput, getProjectMeta } from './get-project.types.ts';
 
 export const projectNotFound = (slug: string) =>

@@ -1,8 +1,8 @@
-import { actorOf } from '../history/actor.ts';
+import { actorOf } from '../domain/actor.ts';
 import { toProject } from '../schemas/project.ts';
+import { mergeProject as merge } from '../services/merge.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { mergeProject as merge } from './merge.ts';
 import { MergeProjectInput, MergeProjectOutput, mergeProjectMeta } from './merge-project.types.ts';
 
 export const mergeProject = keyedProcedure

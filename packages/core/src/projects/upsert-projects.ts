@@ -1,12 +1,12 @@
 import { isDatabaseUnavailable } from '@directory/db';
+import { actorOf } from '../domain/actor.ts';
+import type { RevisionContext } from '../domain/revision-context.ts';
 import { AppError } from '../errors.ts';
-import { actorOf } from '../history/actor.ts';
-import type { RevisionContext } from '../history/revision-context.ts';
 import type { ProjectInput } from '../schemas/project.ts';
 import { repeatedLinkUrlDetail } from '../schemas/project.ts';
+import { type UpsertResult, upsertInOrder, upsertProject } from '../services/upsert.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { type UpsertResult, upsertProjects as upsertInOrder, upsertProject } from './upsert-project.ts';
 import { UpsertProjectsInput, UpsertProjectsOutput, upsertProjectsMeta } from './upsert-projects.types.ts';
 
 type ItemError = { index: number; name: string; error: string };

@@ -1,4 +1,5 @@
 import { lockTaskById, lockTaskWithLease, type TaskRow, updateTaskIfStatus } from '@directory/db';
+import { actorOf } from '../domain/actor.ts';
 import {
   COMPLETABLE,
   completeChange,
@@ -7,9 +8,8 @@ import {
   leaseLostDetail,
 } from '../domain/task-transitions.ts';
 import { AppError, issueDetails } from '../errors.ts';
-import { actorOf } from '../history/actor.ts';
-import { upsertProject } from '../projects/upsert-project.ts';
 import { type LockField, ProjectInput, repeatedLinkUrlDetail } from '../schemas/project.ts';
+import { upsertProject } from '../services/upsert.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { CompleteTaskInput, CompleteTaskOutput, completeTaskMeta } from './complete-task.types.ts';

@@ -1,6 +1,6 @@
 import { type Database, findDeletedIdBySlug, findProjectIdBySlug, type Kysely } from '@directory/db';
-import { missingProject } from '../projects/aliases.ts';
 import { projectNotFound } from '../projects/get-project.ts';
+import { missingProject } from './aliases.ts';
 
 /**
  * The project whose history a slug names: the live project with that slug; else (a deleted

@@ -13,12 +13,12 @@ import {
   updateProjects,
 } from '@directory/db';
 import { projectLockKey } from '../domain/identity.ts';
+import type { RevisionContext } from '../domain/revision-context.ts';
 import { AppError } from '../errors.ts';
-import { recordDeletions, recordRevisions } from '../history/record-revisions.ts';
-import type { RevisionContext } from '../history/revision-context.ts';
+import { projectNotFound } from '../projects/get-project.ts';
 import { missingProject } from './aliases.ts';
-import { projectNotFound } from './get-project.ts';
-import { projectFields } from './upsert-project.ts';
+import { recordDeletions, recordRevisions } from './revisions.ts';
+import { projectFields } from './upsert.ts';
 
 export interface MergeResult {
   /** The target as it is after the merge (endpoint 2's row). */

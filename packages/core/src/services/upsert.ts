@@ -13,13 +13,13 @@ import {
 } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
 import { identityKeys, identityLockKeys } from '../domain/identity.ts';
+import { applyLock } from '../domain/locks.ts';
+import type { RevisionContext } from '../domain/revision-context.ts';
 import { fallbackSlug } from '../domain/slug.ts';
 import { urlKey } from '../domain/url-key.ts';
-import { applyLock } from '../history/apply-lock.ts';
-import { recordRevisions } from '../history/record-revisions.ts';
-import type { RevisionContext } from '../history/revision-context.ts';
 import type { LockField, ProjectInput } from '../schemas/project.ts';
-import { resolveTagIds } from '../services/tags.ts';
+import { recordRevisions } from './revisions.ts';
+import { resolveTagIds } from './tags.ts';
 
 export type UpsertAction = 'created' | 'updated';
 
@@ -61,7 +61,7 @@ export function projectFields(input: ProjectInput): ProjectFields {
  * shares a key with an earlier one of the stretch, or finds the project an earlier one is
  * about to change, starts the next run and is identified again once this run is written.
  */
-export async function upsertProjects(
+export async function upsertInOrder(
   trx: Kysely<Database>,
   inputs: ProjectInput[],
   how: RevisionContext,
@@ -160,6 +160,6 @@ export async function upsertProject(
   input: ProjectInput,
   how: RevisionContext,
 ): Promise<UpsertResult> {
-  const [result] = await upsertProjects(trx, [input], how);
+  const [result] = await upsertInOrder(trx, [input], how);
   return result!;
 }

@@ -5,10 +5,10 @@ import {
   type Kysely,
   writeProjectLock,
 } from '@directory/db';
-import { missingProject } from '../projects/aliases.ts';
 import { projectNotFound } from '../projects/get-project.ts';
 import { LOCK_FIELDS, type LockField, type Project, toProject } from '../schemas/project.ts';
-import { recordRevisions } from './record-revisions.ts';
+import { missingProject } from './aliases.ts';
+import { recordRevisions } from './revisions.ts';
 
 /**
  * Sets (or, with null, clears) a project's lock in the caller's transaction, and stores the

@@ -11,9 +11,9 @@ import { createId } from '@paralleldrive/cuid2';
 import { projectLockKey } from '../domain/identity.ts';
 import { urlKey } from '../domain/url-key.ts';
 import { AppError } from '../errors.ts';
-import { projectFields } from '../projects/upsert-project.ts';
 import type { Project, ProjectInput } from '../schemas/project.ts';
-import { resolveTagIds } from '../services/tags.ts';
+import { resolveTagIds } from './tags.ts';
+import { projectFields } from './upsert.ts';
 
 /** A stored project body as the input that writes it again (links keep their ids). */
 function inputOf(body: Project): ProjectInput {

@@ -7,9 +7,9 @@ import {
   type ProjectDetailRow,
   type RevisionAction,
 } from '@directory/db';
+import { projectBody } from '../domain/revision-body.ts';
+import type { RevisionContext } from '../domain/revision-context.ts';
 import { toProject } from '../schemas/project.ts';
-import { projectBody } from './project-body.ts';
-import type { RevisionContext } from './revision-context.ts';
 
 /**
  * Every write path of a project calls this after its writes, in its transaction, while it holds
