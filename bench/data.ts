@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { slugify } from '../packages/core/src/index.ts';
+import { slugify } from '../packages/core/src/domain/slug.ts';
 
 // The benchmark's data: seeded project i is a pure function of i, so the seeder, the upsert
 // scenario (which sends updates of seeded projects) and every database size agree on it.

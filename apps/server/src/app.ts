@@ -1,13 +1,13 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
+import { appRouter } from '@directory/core';
 import {
   AppError,
-  appRouter,
   type FeedServices,
   type QueueEvent,
   ReadModel,
   readCredentials,
   toAppError,
-} from '@directory/core';
+} from '@directory/core/server';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';

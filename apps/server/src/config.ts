@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_REAPER, type ReaperSettings, WEBHOOK_DEFAULTS } from '@directory/core';
+import { DEFAULT_REAPER, type ReaperSettings, WEBHOOK_DEFAULTS } from '@directory/core/server';
 import { DEFAULT_DATABASE_URL } from '@directory/db';
 
 export interface Config {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { AppError, type ErrorKind, openApiDocument } from '@directory/core';
+import { AppError, type ErrorKind, openApiDocument } from '@directory/core/server';
 import express, { type Request, type Response, Router } from 'express';
 import { readsBody, sendError } from './rest-adapter.ts';
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ReadModel, startReaper, urlKey } from '@directory/core';
+import { ReadModel, startReaper, urlKey } from '@directory/core/server';
 import { connect, migrateToLatest, pruneChanges, pruneRevisions, redact } from '@directory/db';
 import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';

@@ -1,4 +1,4 @@
-import { type QueueEvent, type ReadModel, readQueueStats } from '@directory/core';
+import { type QueueEvent, type ReadModel, readQueueStats } from '@directory/core/server';
 import { type Database, deliveryCounts, type Kysely, oldestUndeliveredAge } from '@directory/db';
 
 type DeliveryCounts = Awaited<ReturnType<typeof deliveryCounts>>;

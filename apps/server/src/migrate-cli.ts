@@ -1,4 +1,4 @@
-import { urlKey } from '@directory/core';
+import { urlKey } from '@directory/core/server';
 import { connect, DEFAULT_DATABASE_URL, migrateToLatest, redact } from '@directory/db';
 
 // `pnpm db:migrate`: one line for a person either way, and exit code 1 on failure (no stack trace:

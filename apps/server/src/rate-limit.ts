@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '@directory/core';
+import { AppError } from '@directory/core/server';
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { RateLimitConfig } from './config.ts';

@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import {
-  AppError,
   type AppRouter,
   type Context,
   createCallerFactory,
-  type FeedServices,
   type Meta,
   POSITION_HEADER,
+} from '@directory/core';
+import {
+  AppError,
+  type FeedServices,
   type ReadModel,
   readCredentials,
   toAppError,
-} from '@directory/core';
+} from '@directory/core/server';
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
 import { reportError } from './logger.ts';

@@ -1,4 +1,4 @@
-import { webhookPayload } from '@directory/core';
+import { webhookPayload } from '@directory/core/server';
 import { claimDeliveries } from '@directory/db';
 import { describe, expect, it } from 'vitest';
 import { project, slugOf, targets, uniqueUrl, useServer } from './helpers.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { examples, HTTP_URL_PATTERN, MAX_URL_BYTES } from '@directory/core';
+import { examples, HTTP_URL_PATTERN, MAX_URL_BYTES } from '@directory/core/server';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { reapExpiredTasks } from '@directory/core';
+import { reapExpiredTasks } from '@directory/core/server';
 import { connect } from '@directory/db';
 import { describe, expect, it } from 'vitest';
 import { project, slugOf, targets, uniqueUrl, useServer } from './helpers.ts';

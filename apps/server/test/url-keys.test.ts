@@ -1,4 +1,4 @@
-import { urlKey } from '@directory/core';
+import { urlKey } from '@directory/core/server';
 import { backfillUrlKeys } from '@directory/db';
 import { describe, expect, it } from 'vitest';
 import { project, targets, useServer } from './helpers.ts';

@@ -1,4 +1,4 @@
-import type { FeedServices } from '@directory/core';
+import type { FeedServices } from '@directory/core/server';
 import { CHANGES_CHANNEL, type DatabaseHandle } from '@directory/db';
 
 export { CHANGES_CHANNEL };

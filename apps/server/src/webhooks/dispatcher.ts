@@ -10,7 +10,7 @@ import {
   retryDelayMs,
   signedHeaders,
   webhookPayload,
-} from '@directory/core';
+} from '@directory/core/server';
 import {
   type ClaimedDelivery,
   claimDeliveries,

@@ -1,0 +1,30 @@
+// `@directory/core/server`: what a server process (apps/server) wires around the router — the
+// error type the REST adapter maps, credentials, the OpenAPI document and its examples, the read
+// model, the queue's reaper and stats, webhook delivery, URL keys for the migration backfill.
+// Before exporting a name here, check that something outside packages/core imports it.
+export { readCredentials } from './auth.ts';
+export type { FeedServices } from './changes/feed.ts';
+export { urlKey } from './domain/url-key.ts';
+export {
+  attemptError,
+  GIVE_UP_AFTER_MS,
+  messageId,
+  retryDelayMs,
+  signedHeaders,
+  WEBHOOK_DEFAULTS,
+  webhookPayload,
+} from './domain/webhook-delivery.ts';
+export { isPrivateAddress } from './domain/webhook-targets.ts';
+export { AppError, type ErrorKind, toAppError } from './errors.ts';
+export * as examples from './examples.ts';
+export { openApiDocument } from './openapi.ts';
+export { ReadModel } from './read-model/read-model.ts';
+export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/url-rule.ts';
+export type { QueueEvent } from './services/queue-signals.ts';
+export {
+  DEFAULT_REAPER,
+  type ReaperSettings,
+  reapExpiredTasks,
+  startReaper,
+} from './services/reaper.ts';
+export { readQueueStats } from './tasks/get-queue-stats.ts';
