@@ -2,7 +2,14 @@ export { type Kysely, sql, type Transaction } from 'kysely';
 export { backfillSearchColumns, backfillTagSearchText } from './backfill/search-columns.ts';
 export { nameSortKey, projectSearchColumns, searchQuery } from './backfill/search-terms.ts';
 export { backfillUrlKeys } from './backfill/url-keys.ts';
-export * from './changes.repository.ts';
+export { pruneChanges } from './changes/prune.ts';
+export {
+  CHANGES_CHANNEL,
+  type ChangeRecord,
+  type FeedPosition,
+  oldestUndeliveredAge,
+  readChanges,
+} from './changes/read.ts';
 export { connect, type DatabaseHandle, DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './connect.ts';
 export { isDatabaseUnavailable } from './errors.ts';
 export {
@@ -47,7 +54,9 @@ export {
   updateProjects,
   writeProjectLock,
 } from './projects/write.ts';
-export * from './queue.repository.ts';
+export { claimQueuedTasks, extendLease, lockTaskWithLease, releaseLease } from './queue/leases.ts';
+export { reapExpiredLeases } from './queue/reaper.ts';
+export { queueStats } from './queue/stats.ts';
 export {
   currentTransactionId,
   type IndexedProjectRow,
@@ -61,5 +70,13 @@ export { readSynonyms, readSynonymsVersion, writeSynonyms } from './read-model/s
 export * from './tables.ts';
 export { findTagsByName, findTakenTagSlugs } from './tags/read.ts';
 export { fillTagNamesEn, insertTags } from './tags/write.ts';
-export * from './tasks.repository.ts';
-export * from './webhooks.repository.ts';
+export { findTaskById, lockTaskById, type QueuePosition, readTaskPage } from './tasks/read.ts';
+export { insertTasks, type NewTask, type TaskChange, updateTaskIfStatus } from './tasks/write.ts';
+export {
+  type ClaimedDelivery,
+  claimDeliveries,
+  deliveryCounts,
+  listAttempts,
+  recordAttempt,
+} from './webhooks/deliveries.ts';
+export { deleteWebhookById, findWebhook, findWebhooks, insertWebhook } from './webhooks/webhooks.ts';

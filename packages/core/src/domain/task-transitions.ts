@@ -55,9 +55,9 @@ export function failChange(errorMessage: string): TaskChange {
 
 /*
  * The queue's moves (EXTENSIONS B). Each is ONE guarded statement in
- * packages/db/src/queue.repository.ts (claim, heartbeat, release, reap) or tasks.repository.ts
+ * packages/db/src/queue/ (leases.ts: claim, heartbeat, release; reaper.ts) or tasks/write.ts
  * (updateTaskIfStatus: PATCH and complete); the live-lease condition they fence on is written
- * once, in packages/db/src/lease.ts:
+ * once, in packages/db/src/queue/live-lease.ts:
  * - claim:     PENDING, availableAt null or past → IN_PROGRESS, attempt + 1, a fresh lease (SKIP LOCKED)
  * - heartbeat: IN_PROGRESS with this live lease → the lease extended from now
  * - release:   IN_PROGRESS with this live lease → PENDING, lease cleared, availableAt = now + delay,

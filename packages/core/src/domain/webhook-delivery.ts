@@ -55,7 +55,7 @@ export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
 /**
  * The defaults of the settings (apps/server/src/config.ts reads the environment):
  * - maxFailures, WEBHOOK_MAX_FAILURES: consecutive failed attempts (a success resets the run)
- *   after which a webhook is disabled (recordAttempt in packages/db/src/webhooks.repository.ts);
+ *   after which a webhook is disabled (recordAttempt in packages/db/src/webhooks/deliveries.ts);
  * - timeoutMs, WEBHOOK_TIMEOUT_MS: one attempt, connecting to the last byte of the answer;
  * - retryBaseMs, WEBHOOK_RETRY_BASE_MS: the first retry's delay (retryDelayMs).
  */

@@ -1,4 +1,4 @@
-import { claimTasks as claimTaskRows } from '@directory/db';
+import { claimQueuedTasks } from '@directory/db';
 import { toLeasedTask } from '../schemas/task.ts';
 import { waitForClaimable } from '../services/queue-signals.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -17,7 +17,7 @@ export const claimTasks = keyedProcedure
     for (;;) {
       // Each attempt is one statement on a connection taken from the pool and given back at
       // once; between attempts the request holds only a timer.
-      const rows = await claimTaskRows(ctx.db, {
+      const rows = await claimQueuedTasks(ctx.db, {
         limit: input.limit,
         leaseSeconds: input.leaseSeconds,
         worker: input.worker ?? null,

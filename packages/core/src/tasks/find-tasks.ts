@@ -1,4 +1,4 @@
-import { listTasks } from '@directory/db';
+import { readTaskPage } from '@directory/db';
 import { decodeCursor, encodeCursor, taskCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
 import { toTask } from '../schemas/task.ts';
@@ -18,7 +18,7 @@ export const findTasks = keyedProcedure
     const after = cursor === undefined ? undefined : decodeCursor(taskCursor, cursor, scope);
     // With a cursor, one row more than the page tells whether another page follows; by
     // offset, hasMore keeps its contract meaning (offset + page < total).
-    const page = await listTasks(ctx.db, { status, offset, after, limit: after ? limit + 1 : limit });
+    const page = await readTaskPage(ctx.db, { status, offset, after, limit: after ? limit + 1 : limit });
     const rows = page.rows.slice(0, limit);
     const hasMore = after ? page.rows.length > limit : offset + rows.length < page.total;
     const last = rows[rows.length - 1];

@@ -1,4 +1,4 @@
-import { heartbeatTask as extendLease } from '@directory/db';
+import { extendLease } from '@directory/db';
 import { toTask } from '../schemas/task.ts';
 import { leaseLost } from '../services/lease-lost.ts';
 import { keyedProcedure } from '../trpc.ts';

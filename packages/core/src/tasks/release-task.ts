@@ -1,4 +1,4 @@
-import { releaseTask as releaseLease } from '@directory/db';
+import { releaseLease } from '@directory/db';
 import { toTask } from '../schemas/task.ts';
 import { leaseLost } from '../services/lease-lost.ts';
 import { notifyClaimable } from '../services/queue-signals.ts';

@@ -1,4 +1,4 @@
-import { deleteWebhook as deleteWebhookRow } from '@directory/db';
+import { deleteWebhookById } from '@directory/db';
 import { keyedProcedure } from '../trpc.ts';
 import { DeleteWebhookInput, DeleteWebhookOutput, deleteWebhookMeta } from './delete-webhook.types.ts';
 import { webhookNotFound } from './webhook.ts';
@@ -8,6 +8,6 @@ export const deleteWebhook = keyedProcedure
   .input(DeleteWebhookInput)
   .output(DeleteWebhookOutput)
   .mutation(async ({ ctx, input }) => {
-    if (!(await deleteWebhookRow(ctx.db, input.id))) throw webhookNotFound(input.id);
+    if (!(await deleteWebhookById(ctx.db, input.id))) throw webhookNotFound(input.id);
     return { success: true as const, message: `Webhook "${input.id}" deleted successfully` };
   });

@@ -1,4 +1,4 @@
-import { listWebhooks as listWebhookRows } from '@directory/db';
+import { findWebhooks } from '@directory/db';
 import { keyedProcedure } from '../trpc.ts';
 import { ListWebhooksInput, ListWebhooksOutput, listWebhooksMeta } from './list-webhooks.types.ts';
 import { toWebhook } from './webhook.ts';
@@ -8,7 +8,7 @@ export const listWebhooks = keyedProcedure
   .input(ListWebhooksInput)
   .output(ListWebhooksOutput)
   .query(async ({ ctx, input }) => {
-    const rows = await listWebhookRows(ctx.db);
+    const rows = await findWebhooks(ctx.db);
     const wanted =
       input.enabled === undefined ? rows : rows.filter((r) => String(r.enabled) === input.enabled);
     return { success: true as const, webhooks: wanted.map(toWebhook) };

@@ -117,7 +117,7 @@ export interface TagSearchColumns {
   search_name: string;
   /**
    * What a project's tag matches when searching projects: the tokens of the name and English
-   * name, as a project's own tag haystack held them (search.repository.ts reads the tags
+   * name, as a project's own tag haystack held them (the SQL search of that time read the tags
    * at query time, so a tag's English name given later reaches every project it tags).
    */
   search_text: string;

@@ -1,37 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import type { ChangeType, Database, WebhookRow } from './tables.ts';
+import type { ChangeType, Database } from '../tables.ts';
 
 type Db = Kysely<Database>;
-
-export async function insertWebhook(
-  db: Db,
-  row: { id: string; url: string; events: string[]; description: string | null; secret: string },
-): Promise<WebhookRow> {
-  return db
-    .insertInto('webhooks')
-    .values({ ...row, events: sql`${row.events}::text[]` as unknown as string[] })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-export async function listWebhooks(db: Db): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').selectAll().orderBy('created_at').orderBy('id').execute();
-}
-
-export async function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** Deletes a webhook with its queued deliveries and recorded attempts; false when there was none. */
-export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
-  const { rows } = await sql<{ deleted: number }>`
-    with w as (delete from webhooks where id = ${id} returning id),
-    d as (delete from webhook_deliveries where webhook_id in (select id from w)),
-    a as (delete from webhook_attempts where webhook_id in (select id from w))
-    select count(*)::int as deleted from w
-  `.execute(db);
-  return (rows[0]?.deleted ?? 0) > 0;
-}
 
 export interface AttemptRecord {
   id: string;
