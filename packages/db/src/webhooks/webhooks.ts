@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { ChangeType, Database, WebhookRow } from '../tables.ts';
+import type { Database, WebhookRow } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
