@@ -1,18 +1,10 @@
-import { isDatabaseUnavailable } from '@directory/db';
 import { actorOf } from '../domain/actor.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
-import { AppError } from '../errors.ts';
 import type { ProjectInput } from '../schemas/project.ts';
 import { repeatedLinkUrlDetail } from '../schemas/project.ts';
-import { type UpsertResult, upsertInOrder, upsertProject } from '../services/upsert.ts';
-import { inTransaction } from '../transaction.ts';
+import { type ItemError, upsertBatch } from '../services/upsert-batch.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { UpsertProjectsInput, UpsertProjectsOutput, upsertProjectsMeta } from './upsert-projects.types.ts';
-
-type ItemError = { index: number; name: string; error: string };
-
-/** A failure that is not any one item's fault fails the whole request. */
-const failsRequest = (err: unknown) => err instanceof AppError || isDatabaseUnavailable(err);
 
 export const upsertProjects = keyedProcedure
   .meta(upsertProjectsMeta)
@@ -28,37 +20,9 @@ export const upsertProjects = keyedProcedure
       else valid.push({ index, project });
     }
 
-    // The whole batch in one transaction, set-based. Should that fail, the items are written
-    // again one by one, each in its own transaction (DECISIONS: one failing item does not
-    // undo the others), so that only the failing item fails.
-    let written: (UpsertResult | undefined)[];
-    try {
-      written = await inTransaction(ctx.db, (trx) =>
-        upsertInOrder(
-          trx,
-          valid.map((v) => v.project),
-          how,
-        ),
-      );
-    } catch (err) {
-      if (failsRequest(err)) throw err;
-      // Logged: the set-based write is expected to succeed whenever the items one by one do.
-      ctx.reportError(err);
-      written = [];
-      for (const { index, project } of valid) {
-        try {
-          written.push(await inTransaction(ctx.db, (trx) => upsertProject(trx, project, how)));
-        } catch (err) {
-          if (failsRequest(err)) throw err;
-          written.push(undefined);
-          errors.push({
-            index,
-            name: project.name,
-            error: `Internal error while saving this item (reference ${ctx.reportError(err)})`,
-          });
-        }
-      }
-    }
+    const batch = await upsertBatch(ctx.db, valid, how, (err) => ctx.reportError(err));
+    const written = batch.written;
+    errors.push(...batch.errors);
     // One entry per submitted item, in order (EXTENSIONS A): what was done, and the slug.
     const byIndex = new Map(valid.map((v, i) => [v.index, written[i]]));
     const results = input.projects.map((_, index) => {
