@@ -5,6 +5,7 @@ import {
   duplicatesCursor,
   encodeCursor,
   feedCursor,
+  feedPositionToken,
   pageCursor,
   taskCursor,
 } from './cursor.ts';
@@ -42,6 +43,21 @@ describe('cursors', () => {
     const cursor = encodeCursor(feedCursor, { xid: '812', id: '4051' });
     expect(Buffer.from(cursor, 'base64url').toString('latin1')).toBe('c1.812.4051');
     expect(decodeCursor(feedCursor, cursor)).toEqual({ xid: '812', id: '4051' });
+  });
+
+  it('writes X-Directory-Position as base64url of p1.<horizon>, refused as minPosition', () => {
+    const token = encodeCursor(feedPositionToken, 18446744073709551615n);
+    expect(Buffer.from(token, 'base64url').toString('latin1')).toBe('p1.18446744073709551615');
+    expect(decodeCursor(feedPositionToken, token)).toBe(18446744073709551615n);
+    for (const bad of [
+      'p1.1',
+      Buffer.from('p1.x').toString('base64url'),
+      Buffer.from('c1.1.2').toString('base64url'),
+    ])
+      expect(
+        refusal(() => decodeCursor(feedPositionToken, bad)),
+        bad,
+      ).toBe('minPosition: Invalid position; pass back an X-Directory-Position header value');
   });
 
   it('is URL-safe', () => {

@@ -6,7 +6,8 @@ import { AppError } from '../errors.ts';
  * Every cursor of the API, in one format (EXTENSIONS "Opaque cursor"): base64url of
  * `<tag>.<field>.<field>…`, each field percent-encoded so that a `.` never appears inside one.
  * - The tag names the kind and its version (`c1` the change feed, `t2` tasks, `d2` duplicate
- *   groups, `s2` sorted pages of projects, tags, revisions and deleted projects).
+ *   groups, `s2` sorted pages of projects, tags, revisions and deleted projects, `p1` the
+ *   X-Directory-Position a client passes back as `minPosition`).
  * - A cursor bound to a query carries, as its first field, a short hash of the query's
  *   parameters; one used with other parameters is refused ("Belongs to another query").
  * - A signed kind appends `.<mac>`: an HMAC-SHA256 of the base64url part under a key derived
@@ -21,6 +22,8 @@ import { AppError } from '../errors.ts';
 export interface CursorKind<T> {
   readonly tag: string;
   readonly signed: boolean;
+  /** The parameter a client passes it back in, and what a malformed one is told (a cursor's by default). */
+  readonly refusal?: { parameter: string; detail: string };
   fields(value: T): readonly string[];
   /** The value, or undefined when the fields are not a well-formed cursor of this kind. */
   parse(fields: readonly string[]): T | undefined;
@@ -37,10 +40,14 @@ export interface CursorScope {
 const MAX_CURSOR_LENGTH = 1000;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-const malformed = () =>
-  new AppError('VALIDATION', [
-    'cursor: Invalid cursor; pass back the nextCursor of a previous page unchanged',
-  ]);
+const PAGE_REFUSAL = {
+  parameter: 'cursor',
+  detail: 'Invalid cursor; pass back the nextCursor of a previous page unchanged',
+};
+const malformedOf = (kind: CursorKind<unknown>) => {
+  const { parameter, detail } = kind.refusal ?? PAGE_REFUSAL;
+  return new AppError('VALIDATION', [`${parameter}: ${detail}`]);
+};
 const otherQuery = () =>
   new AppError('VALIDATION', [
     'cursor: Belongs to another query: the other parameters must be the same as on the first page',
@@ -77,6 +84,7 @@ export function encodeCursor<T>(kind: CursorKind<T>, value: T, scope: CursorScop
 }
 
 export function decodeCursor<T>(kind: CursorKind<T>, cursor: string, scope: CursorScope = {}): T {
+  const malformed = () => malformedOf(kind as CursorKind<unknown>);
   if (cursor.length > MAX_CURSOR_LENGTH) throw malformed();
   const parts = cursor.split('.');
   if (parts.length !== (kind.signed ? 2 : 1)) throw malformed();
@@ -159,6 +167,22 @@ export const feedCursor: CursorKind<FeedPosition> = {
     if (BigInt(xid) > 2n ** 64n - 1n || BigInt(id) > 2n ** 63n - 1n) return undefined;
     return { xid, id };
   },
+};
+
+/**
+ * X-Directory-Position (EXTENSIONS D): how far into the change feed an answer reflects, passed
+ * back as `minPosition` ("p1.<transaction horizon>").
+ */
+export const feedPositionToken: CursorKind<bigint> = {
+  tag: 'p1',
+  signed: false,
+  refusal: {
+    parameter: 'minPosition',
+    detail: 'Invalid position; pass back an X-Directory-Position header value',
+  },
+  fields: (horizon) => [String(horizon)],
+  parse: ([horizon = '', ...rest]) =>
+    rest.length === 0 && /^\d{1,20}$/.test(horizon) ? BigInt(horizon) : undefined,
 };
 
 export interface DuplicatesPosition {

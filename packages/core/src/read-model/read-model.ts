@@ -16,6 +16,7 @@ import {
 } from '@directory/db';
 import { SearchIndex } from '@directory/search';
 import { type FeedServices, pollingFeed } from '../changes/feed.ts';
+import { decodeCursor, encodeCursor, feedPositionToken } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
 import { toProject } from '../schemas/project.ts';
 import { DetailCache, type ProjectBody as Project } from './detail-cache.ts';
@@ -70,21 +71,10 @@ const PAGE = 1000;
 const HELD_BACK_RETRY_MS = 20;
 const IDLE_WAIT_MS = 1000;
 const SYNONYMS_CHECK_MS = 500;
-const POSITION = /^p1\.(\d{1,20})$/;
-
 /** X-Directory-Position's value: opaque to clients. */
-export const encodePosition = (horizon: bigint): string => Buffer.from(`p1.${horizon}`).toString('base64url');
+export const encodePosition = (horizon: bigint): string => encodeCursor(feedPositionToken, horizon);
 
-export function decodePosition(text: string): bigint {
-  const m = /^[A-Za-z0-9_-]{1,40}$/.test(text)
-    ? POSITION.exec(Buffer.from(text, 'base64url').toString('latin1'))
-    : null;
-  if (!m?.[1])
-    throw new AppError('VALIDATION', [
-      'minPosition: Invalid position; pass back an X-Directory-Position header value',
-    ]);
-  return BigInt(m[1]);
-}
+const decodePosition = (text: string): bigint => decodeCursor(feedPositionToken, text);
 
 export const notReady = () =>
   new AppError('UNAVAILABLE', ['The search index is being built; retry after Retry-After seconds']);
