@@ -2,6 +2,7 @@ import type { ProjectDetailRow } from '@directory/db';
 import { z } from 'zod';
 import { urlKey } from '../domain/url-key.ts';
 import { httpUrl, iso, optional, text, timestamp } from './common.ts';
+import { LOCK_FIELDS } from './lock-fields.ts';
 
 const LINK_TYPES = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'] as const;
 const PROJECT_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
@@ -78,18 +79,7 @@ const Link = z.object({
   title: z.string().nullable(),
 });
 
-/** The fields a lock can keep (EXTENSIONS F), in this order wherever they are listed. */
-export const LOCK_FIELDS = [
-  'name',
-  'nameEn',
-  'description',
-  'descriptionEn',
-  'content',
-  'contentEn',
-  'status',
-  'tags',
-  'links',
-] as const;
+export { LOCK_FIELDS };
 export const LockField = z.enum(LOCK_FIELDS);
 export type LockField = z.infer<typeof LockField>;
 

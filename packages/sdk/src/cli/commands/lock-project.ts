@@ -1,29 +1,10 @@
+import { LOCK_FIELDS, type LockFieldName } from '@directory/core/lock-fields';
 import { type Command, stringOption } from '../args.ts';
 import { printJson } from '../context.ts';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../errors.ts';
 import { orFailed } from './history.ts';
 
-const FIELDS = [
-  'name',
-  'nameEn',
-  'description',
-  'descriptionEn',
-  'content',
-  'contentEn',
-  'status',
-  'tags',
-  'links',
-];
-type Field =
-  | 'name'
-  | 'nameEn'
-  | 'description'
-  | 'descriptionEn'
-  | 'content'
-  | 'contentEn'
-  | 'status'
-  | 'tags'
-  | 'links';
+const FIELDS: readonly string[] = LOCK_FIELDS;
 
 export const lockProject: Command = {
   name: 'lock',
@@ -53,7 +34,7 @@ Example:
     const reply = await orFailed(ctx.warn, () =>
       ctx.client.projects.lock({
         slug,
-        fields: fields.length ? (fields as Field[]) : '*',
+        fields: fields.length ? (fields as LockFieldName[]) : '*',
         ...(reason !== undefined && { reason }),
       }),
     );

@@ -1,20 +1,10 @@
+import { LOCK_FIELDS, type LockFieldName } from '@directory/core/lock-fields';
 import { request } from '../../../lib/api-client.ts';
-import type { Project } from './get-project.ts';
 
 // EXTENSIONS.md F: the fields a lock keeps from imports and crawlers.
 
-export type LockField = NonNullable<Project['lock']>['fields'][number];
-export const LOCK_FIELDS: readonly LockField[] = [
-  'name',
-  'nameEn',
-  'description',
-  'descriptionEn',
-  'content',
-  'contentEn',
-  'status',
-  'tags',
-  'links',
-];
+export type LockField = LockFieldName;
+export { LOCK_FIELDS };
 
 export const lockProject = (slug: string, fields: LockField[], reason: string) =>
   request(
