@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { ChangeType, Database } from '../tables.ts';
+import type { ChangeRecord } from '../changes/read.ts';
+import type { Database } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
@@ -25,7 +26,7 @@ export async function listAttempts(db: Db, webhookId: string, limit: number): Pr
   return rows;
 }
 
-export interface ClaimedDelivery {
+export interface ClaimedDelivery extends Omit<ChangeRecord, 'id'> {
   deliveryId: string;
   /** This attempt's number (1 for the first); fences the result against a later claim. */
   attempt: number;
@@ -33,15 +34,8 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secret: string;
+  /** The change's id (`id` of ChangeRecord); the rest of the change as the feed reads it. */
   changeId: string;
-  xid: string;
-  type: ChangeType;
-  at: Date;
-  projectId: string | null;
-  slug: string | null;
-  taskId: string | null;
-  intoProjectId: string | null;
-  intoSlug: string | null;
 }
 
 /**

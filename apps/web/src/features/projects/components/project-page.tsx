@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
+import { TagChips } from '../../../components/tag-chips.tsx';
 import { Time } from '../../../components/time.tsx';
-import { paths, projectHref, searchHref } from '../../../config/paths.ts';
+import { paths, projectHref } from '../../../config/paths.ts';
 import { ApiError, LINK_TYPES } from '../../../lib/api-client.ts';
 import { type Lang, localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { renderMarkdown } from '../../../lib/markdown.ts';
@@ -88,15 +89,7 @@ export default function ProjectPage({ slug }: { slug: string }) {
             </dd>
           </div>
         </dl>
-        <ul className="chips" aria-label={t.tags}>
-          {project.tags.map((tag) => (
-            <li key={tag.id}>
-              <Link className="chip" href={searchHref({ tag: [tag.slug] })}>
-                {localName(lang, tag.name, tag.nameEn)[0]}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <TagChips tags={project.tags} />
         <LockControl key={`${project.slug} ${project.lock?.at ?? ''}`} project={project} />
         <nav className="tabs project-tabs" aria-label={t.historyTitle}>
           {(['project', 'history'] as const).map((id) => (

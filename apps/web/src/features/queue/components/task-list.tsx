@@ -1,6 +1,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
+import { LoadMore } from '../../../components/load-more.tsx';
 import { Time } from '../../../components/time.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
 import { listTasks, type QueueTask, type QueueTaskList, TASK_STATUSES } from '../api/tasks.ts';
@@ -98,13 +99,7 @@ export function TaskList({
           </table>
         </div>
       )}
-      {query.hasNextPage && (
-        <div className="paging">
-          <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-            {query.isFetchingNextPage ? t.loading : t.loadMore}
-          </button>
-        </div>
-      )}
+      <LoadMore query={query} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
-import { projectHref, searchHref } from '../../../config/paths.ts';
+import { TagChips } from '../../../components/tag-chips.tsx';
+import { projectHref } from '../../../config/paths.ts';
 import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { Link } from '../../../lib/router.tsx';
 import type { SearchItem } from '../api/find-projects.ts';
@@ -19,15 +20,7 @@ export function ResultItem({ item }: { item: SearchItem }) {
       </div>
       <p className="description">{description}</p>
       <div className="result-meta">
-        <ul className="chips" aria-label={t.tags}>
-          {item.tags.map((tag) => (
-            <li key={tag.id}>
-              <Link className="chip" href={searchHref({ tag: [tag.slug] })}>
-                {localName(lang, tag.name, tag.nameEn)[0]}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <TagChips tags={item.tags} />
         <span className="link-types">{types.map((type) => t[type]).join(' · ')}</span>
       </div>
     </li>

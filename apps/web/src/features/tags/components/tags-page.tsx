@@ -1,6 +1,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
+import { LoadMore } from '../../../components/load-more.tsx';
 import { searchHref, tagsHref } from '../../../config/paths.ts';
 import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { Link, navigate, useLocation } from '../../../lib/router.tsx';
@@ -70,13 +71,7 @@ export function TagsPage() {
           );
         })}
       </ul>
-      {query.hasNextPage && (
-        <div className="paging">
-          <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-            {query.isFetchingNextPage ? t.loading : t.loadMore}
-          </button>
-        </div>
-      )}
+      <LoadMore query={query} />
     </section>
   );
 }
