@@ -7,6 +7,7 @@ import {
   ReadModel,
   readCredentials,
   toAppError,
+  WEBHOOK_DEFAULTS,
 } from '@directory/core/server';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
@@ -19,6 +20,7 @@ import { rateLimits } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
 import { webConsoleRouter } from './web.ts';
+import { createPoster } from './webhooks/post.ts';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -35,6 +37,8 @@ export interface AppOptions {
   feed?: FeedServices | undefined;
   /** WEBHOOK_ALLOW_PRIVATE (default false). */
   allowPrivateWebhookTargets?: boolean | undefined;
+  /** WEBHOOK_TIMEOUT_MS: a redelivery's or a ping's POST (default WEBHOOK_DEFAULTS.timeoutMs). */
+  webhookTimeoutMs?: number | undefined;
   /**
    * This process's read model. Absent: the app makes one and starts it (tests, tools); main.ts
    * passes its own so that it can size its cache and stop it.
@@ -115,6 +119,12 @@ export function createApp(options: AppOptions): express.Express {
     }
   });
 
+  // redeliver and ping send at once, for their request (the dispatcher has its own)
+  const sendWebhook = createPoster({
+    allowPrivateTargets: options.allowPrivateWebhookTargets ?? false,
+    timeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
+  }).post;
+
   const limits = options.rateLimit ? rateLimits(options.rateLimit) : [];
   // The OpenAPI document and the reference page that shows it (static: not rate limited).
   app.use(docsRouter({ rateLimited: limits.length > 0 }));
@@ -129,6 +139,7 @@ export function createApp(options: AppOptions): express.Express {
       count: metrics.countQueue,
       feed: options.feed,
       allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+      sendWebhook,
       readModel,
       responseCacheBytes: options.responseCacheBytes,
     }),
@@ -144,11 +155,13 @@ export function createApp(options: AppOptions): express.Express {
         apiKey,
         credentials: readCredentials(req.headers['x-api-key'], undefined),
         actor: req.headers['x-directory-actor'],
+        ifMatch: req.headers['if-match'],
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
         signal: requestSignal(res),
         count: metrics.countQueue,
         feed: options.feed,
         allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+        sendWebhook,
         readModel,
         setHeader: (name: string, value: string) => {
           if (!res.headersSent) res.setHeader(name, value);

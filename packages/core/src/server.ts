@@ -4,6 +4,7 @@
 // Before exporting a name here, check that something outside packages/core imports it.
 export { readCredentials } from './auth.ts';
 export type { FeedServices } from './changes/feed.ts';
+export { etagOf } from './domain/etag.ts';
 export { urlKey } from './domain/url-key.ts';
 export {
   attemptError,

@@ -24,16 +24,21 @@ export {
 export { insertRevisions, type NewRevision, pruneRevisions } from './history/write.ts';
 export { lockKeys } from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
-export { findAliasTarget, findSlugHolder } from './projects/aliases.ts';
+export { findAliasTarget, findMergeTarget, findSlugHolder } from './projects/aliases.ts';
 export {
-  findLinkKeyOwner,
+  findLinkKeyOwners,
   findProjectKeyMatches,
   findProjectSlugByUrlKey,
   findUrlMatches,
   type ProjectKeyMatches,
 } from './projects/by-url-key.ts';
 export type { LinksAndTags } from './projects/diff.ts';
-export { findLinkDuplicates, findNameDuplicates } from './projects/duplicate-groups.ts';
+export { deleteDismissals, insertDismissals, listDismissals } from './projects/dismissals.ts';
+export {
+  type DuplicateProjectRow,
+  findLinkDuplicates,
+  findNameDuplicates,
+} from './projects/duplicate-groups.ts';
 export { findProjectsByIdentity, type IdentityKeys } from './projects/identity.ts';
 export { replaceLinksAndTags } from './projects/links-and-tags.ts';
 export { findMergeParty, type MergeParty, mergeProjectRows } from './projects/merge.ts';
@@ -41,6 +46,7 @@ export {
   findProjectDetailBySlug,
   findProjectDetailsByIds,
   findProjectIdBySlug,
+  findProjectIdsBySlugs,
   type LinkDetail,
   type ProjectDetailRow,
   projectDetailStatement,
@@ -76,7 +82,15 @@ export {
   type ClaimedDelivery,
   claimDeliveries,
   deliveryCounts,
+  findAttemptForRedelivery,
   listAttempts,
   recordAttempt,
+  recordRedelivery,
 } from './webhooks/deliveries.ts';
-export { deleteWebhookById, findWebhook, findWebhooks, insertWebhook } from './webhooks/webhooks.ts';
+export {
+  deleteWebhookById,
+  findWebhook,
+  findWebhooks,
+  insertWebhook,
+  setWebhookEnabled,
+} from './webhooks/webhooks.ts';
