@@ -56,7 +56,7 @@ describe.each(targets)('curation on $name', (target) => {
           nameEn: 'Renamed Project',
           content: null,
           tags: [{ name: 'curated', nameEn: 'Curated' }, { name: `tag-x-${slug}` }],
-          links: [p.links[1], { type: 'PAPER', url: 'https://arxiv.org/abs/2307.09288' }],
+          links: [p.links[1]!, { type: 'PAPER', url: 'https://arxiv.org/abs/2307.09288' }],
         },
         headers: { 'if-match': before.etag, 'x-directory-actor': 'curator' },
       });
@@ -69,7 +69,7 @@ describe.each(targets)('curation on $name', (target) => {
       expect(data.content).toBeNull();
       expect(data.tags.map((t: { name: string }) => t.name)).toEqual(['curated', `tag-x-${slug}`]);
       expect(data.links.map((l: { url: string }) => l.url)).toEqual([
-        p.links[1].url,
+        p.links[1]!.url,
         'https://arxiv.org/abs/2307.09288',
       ]);
       // a kept url keeps its link id
@@ -166,7 +166,7 @@ describe.each(targets)('curation on $name', (target) => {
       await upsert([p]);
       const other = project();
       // the project drops its CODEHOST link; another project takes it
-      await upsert([{ ...p, links: [p.links[1]] }]);
+      await upsert([{ ...p, links: [p.links[1]!] }]);
       await upsert([{ ...other, links: [p.links[0], ...other.links.slice(1)] }]);
       const fail = await s.call('POST', `/api/projects/${slug}/revert`, { body: { revision: 1 } });
       expect(fail.status, fail.text).toBe(409);

@@ -153,7 +153,7 @@ function addExamples(operation: Operation, examples: Meta['examples']): void {
  * as query parameters, so they become the properties of a JSON request body.
  */
 function queryToBody(operation: Operation): void {
-  const properties: Record<string, unknown> = {};
+  const properties: Record<string, Schema> = {};
   const required: string[] = [];
   operation.parameters = (operation.parameters ?? []).filter((parameter) => {
     if (!('name' in parameter) || parameter.in !== 'query') return true;
@@ -168,7 +168,9 @@ function queryToBody(operation: Operation): void {
   operation.requestBody = {
     required: true,
     content: {
-      [JSON_TYPE]: { schema: { type: 'object', properties, ...(required.length > 0 && { required }) } },
+      [JSON_TYPE]: {
+        schema: { type: 'object', properties, ...(required.length > 0 && { required }) } as never,
+      },
     },
   };
 }

@@ -38,6 +38,7 @@ async function dismissals(ctx: Context, input: FindDuplicatesInput) {
   const last = page.at(-1);
   return {
     success: true as const,
+    groups: [],
     dismissals: page.map((r) => ({ projects: r.projects, at: iso(r.at), actor: r.actor })),
     nextCursor:
       rows.length > input.limit && last

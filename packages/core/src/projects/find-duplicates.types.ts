@@ -36,7 +36,7 @@ export const findDuplicatesMeta: Meta = {
       'project, else the one with the most revisions not via upsert or complete, else the most links, else the ' +
       'oldest. A group is listed while some pair of its projects is not dismissed ' +
       '(`POST /api/projects/duplicates/dismiss`). With `dismissed=true` the answer lists the dismissed pairs ' +
-      'instead (`dismissals`, newest first). Follow `nextCursor` (null on the last page; also in the `Link` header).',
+      'instead (`dismissals`, newest first; `groups` is empty). Follow `nextCursor` (null on the last page; also in the `Link` header).',
   },
   nextLink: { param: 'cursor', field: 'nextCursor' },
   examples: {
@@ -116,15 +116,12 @@ export const Dismissal = z.object({
   actor: z.string().nullable(),
 });
 
-export const FindDuplicatesOutput = z.union([
-  z.object({
-    success: z.literal(true),
-    groups: z.array(DuplicateGroup),
-    nextCursor: z.string().nullable(),
-  }),
-  z.object({
-    success: z.literal(true),
-    dismissals: z.array(Dismissal),
-    nextCursor: z.string().nullable(),
-  }),
-]);
+export const FindDuplicatesOutput = z.object({
+  success: z.literal(true),
+  groups: z.array(DuplicateGroup).meta({ description: 'The groups; empty with `dismissed=true`' }),
+  dismissals: z
+    .array(Dismissal)
+    .optional()
+    .meta({ description: 'With `dismissed=true` only: the dismissed pairs, newest first' }),
+  nextCursor: z.string().nullable(),
+});

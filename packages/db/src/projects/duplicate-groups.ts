@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../tables.ts';
+import type { Database, LinkType } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
@@ -11,7 +11,7 @@ export interface DuplicateProjectRow {
   nameEn: string | null;
   description: string;
   descriptionEn: string | null;
-  links: { id: string; type: string; url: string; title: string | null }[];
+  links: { id: string; type: LinkType; url: string; title: string | null }[];
   createdAt: string;
   updatedAt: string;
   /** Every revision kept. */
