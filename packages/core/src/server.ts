@@ -28,3 +28,4 @@ export {
   startReaper,
 } from './services/reaper.ts';
 export { readQueueStats } from './tasks/get-queue-stats.ts';
+export { checkedOutputOf } from './trusted-output.ts';
