@@ -3,6 +3,7 @@ import { appRouter } from '@directory/core';
 import {
   AppError,
   type FeedServices,
+  headerKey,
   type QueueEvent,
   ReadModel,
   readCredentials,
@@ -151,7 +152,10 @@ export function createApp(options: AppOptions): express.Express {
       createContext: ({ req, res }) => ({
         db,
         apiKey,
-        credentials: readCredentials(req.headers['x-api-key'], undefined),
+        credentials: readCredentials(
+          headerKey(req.headers['x-api-key'], req.headers.authorization),
+          undefined,
+        ),
         actor: req.headers['x-directory-actor'],
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
         signal: requestSignal(res),
