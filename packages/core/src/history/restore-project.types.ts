@@ -6,6 +6,7 @@ import { Project } from '../schemas/project.ts';
 import { LinkConflictsInput, SkippedLinks } from './link-conflicts.types.ts';
 
 export const restoreProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'POST',
     path: '/api/projects/deleted/{id}/restore',

@@ -6,6 +6,7 @@ import { Project } from '../schemas/project.ts';
 import { LinkConflictsInput, SkippedLinks } from './link-conflicts.types.ts';
 
 export const revertProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'POST',
     path: '/api/projects/{slug}/revert',

@@ -4,6 +4,7 @@ import type { Meta } from '../meta.ts';
 import { count, text } from '../schemas/common.ts';
 
 export const dismissDuplicatesMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'POST',
     path: '/api/projects/duplicates/dismiss',

@@ -5,6 +5,7 @@ import { count, text } from '../schemas/common.ts';
 import { LinkInput, Project, ProjectStatus, TagInput } from '../schemas/project.ts';
 
 export const editProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'PATCH',
     path: '/api/projects/{slug}',

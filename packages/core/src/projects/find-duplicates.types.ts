@@ -21,6 +21,7 @@ function groupProject(id: string, slug: string, nameEn: string, revisions: numbe
 }
 
 export const findDuplicatesMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'GET',
     path: '/api/projects/duplicates',

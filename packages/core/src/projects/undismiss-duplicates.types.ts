@@ -7,6 +7,7 @@ export {
 } from './dismiss-duplicates.types.ts';
 
 export const undismissDuplicatesMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'DELETE',
     path: '/api/projects/duplicates/dismiss',

@@ -5,6 +5,7 @@ import { queryInt } from '../schemas/query.ts';
 import { Task, TaskStatus } from '../schemas/task.ts';
 
 export const findTasksMeta: Meta = {
+  scope: 'tasks:read',
   openapi: {
     method: 'GET',
     path: '/api/discovery/tasks',

@@ -4,6 +4,7 @@ import { text, timestamp } from '../schemas/common.ts';
 import { sampleWebhook } from './webhook.ts';
 
 export const pingWebhookMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'POST',
     path: '/api/webhooks/{id}/ping',

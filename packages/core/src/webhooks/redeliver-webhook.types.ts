@@ -5,6 +5,7 @@ import { Delivery } from './list-webhook-deliveries.types.ts';
 import { sampleWebhook } from './webhook.ts';
 
 export const redeliverWebhookMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'POST',
     path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',

@@ -4,6 +4,7 @@ import { text } from '../schemas/common.ts';
 import { sampleWebhook, Webhook } from './webhook.ts';
 
 export const updateWebhookMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'PATCH',
     path: '/api/webhooks/{id}',

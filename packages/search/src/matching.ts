@@ -1,0 +1,274 @@
+import type { BitPool, Bits } from './bitmap.ts';
+import { CLASS_DESCRIPTION, CLASS_NAME, CLASS_TAG, matchCode, worseOf } from './ranking.ts';
+import type { Store } from './store.ts';
+import { cjkGramsOf } from './terms.ts';
+import { isCjkToken, MAX_QUERY_TERMS, normalize, tokens } from './text.ts';
+import { allowedTypos, prefixDistance } from './typo.ts';
+
+/*
+ * Matching: the query cut into words (synonym terms of several tokens are one word); each
+ * word's documents by their best match code (ranking.ts), from the postings of the tokens
+ * the vocabulary expands it to, the CJK grams, and the tags; the words intersected. Every set
+ * is a bitmap per match code (Coded), made a word of 32 documents at a time: a posting list
+ * with a document per 32 of the directory is OR-ed as its bitmap, a sparser one bit by bit;
+ * a word's best code per document is its codes taken from the best down, each AND NOT the
+ * better ones; two words combine code by code (AND, into the code of the worse of the two).
+ */
+
+/** A query word: the terms that must all match, and its synonyms' terms (each a conjunction). */
+export interface Word {
+  terms: string[];
+  synonyms: string[][];
+}
+
+/** The documents matching every word of a query, with their match codes, and the query cut into words. */
+export interface Matched {
+  set: Coded;
+  words: Word[];
+  terms: string[];
+}
+
+/** The tags whose text a term matches: exactly, or (k > 0) within k typos. */
+export function tagMatches(ix: Store, term: string, k: number): { tags: number[]; typos: number[] } {
+  if (ix.tagMatchVersion !== ix.tagVersion) {
+    ix.tagMatchCache.clear();
+    ix.tagMatchVersion = ix.tagVersion;
+  }
+  const key = `${k}:${term}`;
+  const hit = ix.tagMatchCache.get(key);
+  if (hit) return hit;
+  const pattern = isCjkToken(term) || term.length > 2 ? term : ` ${term}`;
+  const tags: number[] = [];
+  const typos: number[] = [];
+  for (let num = 0; num < ix.tags.length; num++) {
+    if (!ix.tags[num]) continue;
+    if (ix.tagText[num]!.includes(pattern)) {
+      tags.push(num);
+      typos.push(0);
+    } else if (k > 0) {
+      let best = k + 1;
+      for (const tok of ix.tagTokens[num]!) best = Math.min(best, prefixDistance(term, k, tok));
+      if (best <= k) {
+        tags.push(num);
+        typos.push(best);
+      }
+    }
+  }
+  const m = { tags, typos };
+  if (ix.tagMatchCache.size >= 512) ix.tagMatchCache.clear();
+  ix.tagMatchCache.set(key, m);
+  return m;
+}
+
+/** The query cut into words (synonym terms spanning several tokens are one word). */
+export function queryWords(ix: Store, q: string): { words: Word[]; terms: string[] } {
+  const terms = [...new Set(tokens(q))].slice(0, MAX_QUERY_TERMS);
+  const words: Word[] = [];
+  for (let i = 0; i < terms.length; ) {
+    let taken = false;
+    for (const k of ix.synonymTokenCounts) {
+      if (i + k > terms.length) continue;
+      const set = ix.synonymOf.get(terms.slice(i, i + k).join(' '));
+      if (set === undefined) continue;
+      const own = terms.slice(i, i + k);
+      const key = own.join(' ');
+      words.push({ terms: own, synonyms: ix.synonymSets[set]!.filter((t) => t.join(' ') !== key) });
+      i += k;
+      taken = true;
+      break;
+    }
+    if (!taken) {
+      words.push({ terms: [terms[i]!], synonyms: [] });
+      i++;
+    }
+  }
+  return { words, terms };
+}
+
+/**
+ * Documents by match code: at[c] holds the documents whose code is c, the sets disjoint once
+ * resolved; `codes` lists the codes present, best first.
+ */
+export class Coded {
+  readonly at: (Bits | undefined)[] = [];
+  codes: number[] = [];
+  private all: Bits | undefined;
+
+  constructor(private readonly pool: BitPool) {}
+
+  /** The set of a code (made empty when new). */
+  layer(code: number): Bits {
+    let b = this.at[code];
+    if (!b) {
+      b = this.pool.take();
+      this.at[code] = b;
+      this.codes.push(code);
+      this.all = undefined;
+    }
+    return b;
+  }
+
+  /** Keeps each document in its best code only (codes are "bigger is better"). */
+  resolve(): this {
+    this.codes = this.codes.filter((c) => !this.at[c]!.empty).sort((a, b) => b - a);
+    if (this.codes.length > 1) {
+      const seen = this.pool.take();
+      for (const c of this.codes) {
+        const b = this.at[c]!;
+        b.andNot(seen);
+        seen.or(b);
+      }
+      this.all = seen;
+      this.codes = this.codes.filter((c) => !this.at[c]!.empty);
+    }
+    return this;
+  }
+
+  /** Every document of the set (resolved sets only). */
+  get union(): Bits {
+    if (!this.all) {
+      if (this.codes.length === 1) this.all = this.at[this.codes[0]!]!;
+      else {
+        this.all = this.pool.take();
+        for (const c of this.codes) this.all.or(this.at[c]!);
+      }
+    }
+    return this.all;
+  }
+
+  /** The code of a document of the set (0 when it is not in it). */
+  codeOf(d: number): number {
+    for (const c of this.codes) if (this.at[c]!.has(d)) return c;
+    return 0;
+  }
+
+  /** Takes a document out (a filter). */
+  remove(d: number): void {
+    for (const c of this.codes) this.at[c]!.remove(d);
+    if (this.all && this.codes.length > 1) this.all.remove(d);
+  }
+}
+
+/** The documents in both sets, each under the worse of its two codes. */
+function combine(pool: BitPool, a: Coded, b: Coded): Coded {
+  const out = new Coded(pool);
+  for (const ca of a.codes)
+    for (const cb of b.codes) {
+      const code = worseOf(ca, cb);
+      const had = out.at[code] !== undefined;
+      const layer = out.layer(code);
+      if (!a.at[ca]!.andInto(b.at[cb]!, layer) && !had) {
+        // nothing in common: leave the code out
+        out.at[code] = undefined;
+        out.codes.pop();
+      }
+    }
+  out.codes.sort((x, y) => x - y).reverse();
+  return out;
+}
+
+/** The documents a term matches, by their best match code. */
+export function termSet(ix: Store, term: string, synonym: boolean, typosOn: boolean, within?: Bits): Coded {
+  const out = new Coded(ix.bits);
+  const name = matchCode(CLASS_NAME, 0, synonym);
+  const desc = matchCode(CLASS_DESCRIPTION, 0, synonym);
+  const k = isCjkToken(term) || !typosOn || synonym ? 0 : allowedTypos(term);
+  const tagged = tagMatches(ix, term, k);
+  for (let i = 0; i < tagged.tags.length; i++)
+    ix.tagDocs.orInto(tagged.tags[i]!, out.layer(matchCode(CLASS_TAG, tagged.typos[i]!, synonym)));
+  if (isCjkToken(term)) cjkTerm(ix, term, out, name, desc, within);
+  else {
+    const m = ix.vocab.expand(term, k);
+    if (m.exact.length > 0) {
+      const nameSet = out.layer(name);
+      const descSet = out.layer(desc);
+      for (const t of m.exact) {
+        ix.latinName.orInto(t, nameSet);
+        ix.latinDesc.orInto(t, descSet);
+      }
+    }
+    for (let i = 0; i < m.typo.length; i++) {
+      const t = m.typo[i]!;
+      ix.latinName.orInto(t, out.layer(matchCode(CLASS_NAME, m.typos[i]!, synonym)));
+      ix.latinDesc.orInto(t, out.layer(matchCode(CLASS_DESCRIPTION, m.typos[i]!, synonym)));
+    }
+  }
+  return out.resolve();
+}
+
+/**
+ * A CJK term: a character or a pair is one posting list; a longer term intersects its pairs
+ * (and the documents the earlier words left), then the text decides.
+ */
+function cjkTerm(ix: Store, term: string, out: Coded, name: number, desc: number, within?: Bits) {
+  const grams = cjkGramsOf(term);
+  if (grams.length === 1) {
+    const id = ix.cjkIds.get(grams[0]!);
+    if (id === undefined) return;
+    ix.cjkName.orInto(id, out.layer(name));
+    ix.cjkDesc.orInto(id, out.layer(desc));
+    return;
+  }
+  const pairs: number[] = [];
+  for (const g of grams) {
+    const id = ix.cjkIds.get(g);
+    if (id === undefined) return;
+    if (!pairs.includes(id)) pairs.push(id);
+  }
+  const inText = (d: number, a: string | null, b: string | null) => {
+    if (ix.plain[d] === 1) return (a?.includes(term) ?? false) || (b?.includes(term) ?? false);
+    return (a ? normalize(a).includes(term) : false) || (b ? normalize(b).includes(term) : false);
+  };
+  for (const cls of [CLASS_NAME, CLASS_DESCRIPTION]) {
+    const postings = cls === CLASS_NAME ? ix.cjkName : ix.cjkDesc;
+    const layer = out.layer(cls === CLASS_NAME ? name : desc);
+    pairs.sort((a, b) => postings.size(a) - postings.size(b));
+    const candidates = ix.bits.take();
+    postings.orInto(pairs[0]!, candidates);
+    if (within) candidates.and(within);
+    for (let i = 1; i < pairs.length && !candidates.empty; i++) {
+      const next = ix.bits.take();
+      postings.orInto(pairs[i]!, next);
+      candidates.and(next);
+    }
+    const list = ix.docList(candidates.count());
+    const n = candidates.toList(list);
+    for (let i = 0; i < n; i++) {
+      const d = list[i]!;
+      const p = ix.projects[d]!;
+      if (cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn))
+        layer.add(d);
+    }
+  }
+}
+
+/** The documents matching every word of the query, by match code (null: the query has no word). */
+export function match(ix: Store, q: string, typosOn: boolean): Matched | null {
+  const { words, terms } = queryWords(ix, q);
+  if (words.length === 0) return null;
+  let acc: Coded | undefined;
+  for (const word of words) {
+    // the word: its own terms, all of them (a conjunction), or any of its synonyms
+    let wordSet: Coded;
+    if (word.synonyms.length === 0 && word.terms.length === 1)
+      wordSet = termSet(ix, word.terms[0]!, false, typosOn, acc?.union);
+    else {
+      wordSet = new Coded(ix.bits);
+      [word.terms, ...word.synonyms].forEach((alt, ai) => {
+        const altSet = conjunction(ix, alt, ai > 0, typosOn, acc?.union);
+        for (const c of altSet.codes) wordSet.layer(c).or(altSet.at[c]!);
+      });
+      wordSet.resolve();
+    }
+    acc = acc ? combine(ix.bits, acc, wordSet) : wordSet;
+  }
+  return { set: acc!, words, terms };
+}
+
+/** The documents matching all the terms (a word's own, or one of its synonyms). */
+function conjunction(ix: Store, terms: string[], synonym: boolean, typosOn: boolean, within?: Bits): Coded {
+  let acc = termSet(ix, terms[0]!, synonym, typosOn, within);
+  for (let i = 1; i < terms.length; i++)
+    acc = combine(ix.bits, acc, termSet(ix, terms[i]!, synonym, typosOn, acc.union));
+  return acc;
+}
