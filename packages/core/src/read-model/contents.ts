@@ -1,0 +1,93 @@
+import {
+  type Database,
+  type IndexedProjectRow,
+  type IndexedTagRow,
+  type Kysely,
+  readModelSnapshot,
+  type Snapshot,
+} from '@directory/db';
+import { SearchIndex } from '@directory/search';
+import type { DetailCache } from './detail-cache.ts';
+
+/**
+ * What the read model answers from: the search index, the slug of every project, and the
+ * newest `updatedAt` (a later page of a walk leaves out projects written after its first).
+ * Built from one snapshot (`buildContents`), then changed project by project (`applyRows`).
+ */
+export interface Contents {
+  index: SearchIndex;
+  slugs: Map<string, string>;
+  maxUpdated: number;
+}
+
+export interface BuiltContents extends Contents {
+  snapshot: Snapshot;
+  synonyms: Awaited<ReturnType<typeof readModelSnapshot>>['synonyms'];
+}
+
+/**
+ * Every tag and project of one REPEATABLE READ snapshot, and the snapshot's bounds (xmin,
+ * xmax, in-progress xids): the feed is then read from xmin on, and a change whose transaction
+ * the snapshot saw is skipped.
+ */
+export async function buildContents(db: Kysely<Database>): Promise<BuiltContents> {
+  const index = new SearchIndex();
+  const slugs = new Map<string, string>();
+  let maxUpdated = 0;
+  const { snapshot, synonyms } = await readModelSnapshot(
+    db,
+    (tags) => index.putTags(tags),
+    (projects) => {
+      index.put(projects);
+      for (const p of projects) {
+        slugs.set(p.slug, p.id);
+        if (p.updatedAt > maxUpdated) maxUpdated = p.updatedAt;
+      }
+    },
+  );
+  index.setSynonyms(synonyms.sets);
+  return { index, slugs, maxUpdated, snapshot, synonyms };
+}
+
+/**
+ * Puts the projects and tags as they are now into the contents; every id of `ids` not among
+ * `projects` is gone and is removed. The cached details of each are invalidated.
+ */
+export function applyRows(
+  contents: Contents,
+  details: DetailCache,
+  ids: string[],
+  projects: IndexedProjectRow[],
+  tags: IndexedTagRow[],
+) {
+  const { index, slugs } = contents;
+  putTags(index, details, tags);
+  const found = new Set<string>();
+  for (const p of projects) {
+    found.add(p.id);
+    const old = index.project(p.id);
+    if (old && old.slug !== p.slug && slugs.get(old.slug) === p.id) slugs.delete(old.slug);
+    slugs.set(p.slug, p.id);
+    if (p.updatedAt > contents.maxUpdated) contents.maxUpdated = p.updatedAt;
+    details.invalidate(p.id);
+  }
+  index.put(projects);
+  const gone = ids.filter((id) => !found.has(id));
+  for (const id of gone) {
+    const old = index.project(id);
+    if (old && slugs.get(old.slug) === id) slugs.delete(old.slug);
+    details.invalidate(id);
+  }
+  index.remove(gone);
+}
+
+function putTags(index: SearchIndex, details: DetailCache, tags: IndexedTagRow[]) {
+  const changed = tags.filter((t) => {
+    const old = index.tag(t.id);
+    return !old || old.name !== t.name || old.nameEn !== t.nameEn || old.slug !== t.slug;
+  });
+  if (changed.length === 0) return;
+  // a tag's English name shows in every project that has it: their cached details go
+  if (changed.some((t) => index.tag(t.id) !== undefined)) details.clear();
+  index.putTags(changed);
+}

@@ -1,0 +1,94 @@
+import {
+  type Database,
+  type FeedPosition,
+  type Kysely,
+  readChanges,
+  readChangesOfTransactions,
+  type Snapshot,
+  visibleIn,
+} from '@directory/db';
+
+const PAGE = 1000;
+export const HELD_BACK_RETRY_MS = 20;
+export const IDLE_WAIT_MS = 1000;
+
+/** What following the feed does with what it reads (the read model). */
+export interface FollowTarget {
+  /** Re-reads these projects and applies them. */
+  apply(ids: string[]): Promise<void>;
+  /** A complete read of the feed up to this xmin: the horizon may move. */
+  advance(xmin: bigint): void;
+  /** The feed no longer holds what the model missed: build it again. */
+  rebuild(): Promise<void>;
+  /** Looks whether the synonyms changed (at most every half second). */
+  checkSynonyms(): Promise<void>;
+  /** The model is up to date with the feed. */
+  upToDate(): void;
+  warn(message: string, err: unknown): void;
+}
+
+/**
+ * Where the model is in the change feed, and one step of following it: read a page of changes,
+ * skip those of transactions the build's snapshot saw, apply the projects they name.
+ */
+export class FeedFollower {
+  private position: FeedPosition = { xid: '0', id: '0' };
+  private snapshot: Snapshot | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly target: FollowTarget,
+  ) {}
+
+  /** A new build: every change of a transaction from its xmin on is read; those it saw are skipped. */
+  startAt(snapshot: Snapshot) {
+    this.snapshot = snapshot;
+    this.position =
+      snapshot.xmin > 0n
+        ? { xid: String(snapshot.xmin - 1n), id: '9223372036854775807' }
+        : { xid: '0', id: '0' };
+  }
+
+  /** One read of the feed and its applies; returns how long to wait before the next (0: at once). */
+  async followOnce(): Promise<number> {
+    const page = await readChanges(this.db, this.position, PAGE);
+    if (page.expired) {
+      // the model fell behind the feed's retention: what it missed is gone from the feed
+      this.target.warn('the read model fell behind the change feed retention; rebuilding', undefined);
+      await this.target.rebuild();
+      return 0;
+    }
+    const ids = new Set<string>();
+    for (const c of page.changes) {
+      if (this.snapshot && visibleIn(this.snapshot, BigInt(c.xid))) continue;
+      if (c.projectId) ids.add(c.projectId);
+      if (c.intoProjectId) ids.add(c.intoProjectId);
+    }
+    if (ids.size > 0) await this.target.apply([...ids]);
+    const last = page.changes[page.changes.length - 1];
+    if (last) this.position = { xid: last.xid, id: last.id };
+    const full = page.changes.length === PAGE;
+    if (!full) {
+      const xmin = BigInt(page.xmin);
+      // past the snapshot's xmax, no change left to read was seen by it
+      if (this.snapshot && xmin > this.snapshot.xmax) this.snapshot = undefined;
+      this.target.advance(xmin);
+    }
+    await this.target.checkSynonyms();
+    if (full) return 0;
+    if (page.heldBack) return HELD_BACK_RETRY_MS;
+    this.target.upToDate();
+    return IDLE_WAIT_MS;
+  }
+}
+
+/** The projects named by the changes of these committed transactions (a process's own writes). */
+export async function projectsOfTransactions(db: Kysely<Database>, xids: string[]): Promise<string[]> {
+  const changes = await readChangesOfTransactions(db, xids);
+  const ids = new Set<string>();
+  for (const c of changes) {
+    ids.add(c.projectId);
+    if (c.intoProjectId) ids.add(c.intoProjectId);
+  }
+  return [...ids];
+}

@@ -1,0 +1,113 @@
+/*
+ * Scratch sets of a query and the pair buffer of a build: typed arrays as large as the
+ * directory, allocated once and reused, so that a query allocates nothing per match.
+ */
+
+/** Pairs buffered before a flush (bounded: a 1,000,000-project build does not hold all its pairs at once). */
+export const PAIR_BATCH = 4_000_000;
+
+/** (term, document) pairs, appended in document order. */
+export class PairBuffer {
+  terms = new Uint32Array(1024);
+  docs = new Uint32Array(1024);
+  n = 0;
+
+  push(term: number, doc: number) {
+    if (this.n === this.terms.length) {
+      const t = new Uint32Array(this.n * 2);
+      t.set(this.terms);
+      this.terms = t;
+      const d = new Uint32Array(this.n * 2);
+      d.set(this.docs);
+      this.docs = d;
+    }
+    this.terms[this.n] = term;
+    this.docs[this.n++] = doc;
+  }
+}
+
+/** A set of documents with a byte each (a match code or a score), reusable across queries. */
+export class DocSet {
+  stamp: Uint32Array;
+  code: Uint8Array;
+  list: Uint32Array;
+  n = 0;
+  gen = 1;
+
+  constructor(capacity: number) {
+    this.stamp = new Uint32Array(capacity);
+    this.code = new Uint8Array(capacity);
+    this.list = new Uint32Array(capacity);
+  }
+
+  clear(capacity: number): void {
+    if (this.stamp.length < capacity) {
+      this.stamp = new Uint32Array(capacity);
+      this.code = new Uint8Array(capacity);
+      this.list = new Uint32Array(capacity);
+      this.gen = 0;
+    }
+    this.gen++;
+    if (this.gen === 0xffffffff) {
+      this.stamp.fill(0);
+      this.gen = 1;
+    }
+    this.n = 0;
+  }
+
+  has(d: number): boolean {
+    return this.stamp[d] === this.gen;
+  }
+
+  /** Adds d with a code, or keeps the better (larger) code when d is in already. */
+  best(d: number, code: number): void {
+    if (this.stamp[d] !== this.gen) {
+      this.stamp[d] = this.gen;
+      this.code[d] = code;
+      // the list holds each document once: it is as long as the directory
+      this.list[this.n++] = d;
+    } else if (code > this.code[d]!) this.code[d] = code;
+  }
+
+  bump(d: number, from: number): void {
+    if (this.stamp[d] === this.gen && this.code[d] === from) this.code[d] = from + 1;
+  }
+}
+
+// scratch sets of a query (each as large as the directory, allocated once and reused)
+export const SLOT_ACC = 0;
+export const SLOT_NEXT = 1;
+export const SLOT_WORD = 2;
+export const SLOT_ALT = 3;
+export const SLOT_TERM = 4;
+export const SLOT_ALT_NEXT = 5;
+export const SLOT_FINAL = 6;
+export const SLOT_SEEN = 7;
+export const SLOT_COUNT = 8;
+
+/** The scratch sets of one index, by slot. */
+export class Scratch {
+  private readonly sets: DocSet[] = [];
+
+  /** The set of a slot, emptied, able to hold documents below `capacity`. */
+  acquire(slot: number, capacity: number): DocSet {
+    let s = this.sets[slot];
+    if (!s) {
+      s = new DocSet(Math.max(1024, capacity));
+      this.sets[slot] = s;
+    }
+    s.clear(capacity);
+    return s;
+  }
+
+  /** The set of a slot as it is. */
+  get(slot: number): DocSet {
+    return this.sets[slot]!;
+  }
+
+  swap(a: number, b: number): void {
+    const x = this.sets[a]!;
+    this.sets[a] = this.sets[b]!;
+    this.sets[b] = x;
+  }
+}

@@ -1,0 +1,140 @@
+import type { DocSet } from './doc-set.ts';
+import { type CompiledFilters, othersOk, tagsOk } from './filters.ts';
+import { LINK_TYPES, STATUSES, type Store } from './store.ts';
+import { compareCodePoints } from './text.ts';
+import type { FacetName, ProjectFacets, ValueFacet } from './types.ts';
+
+/*
+ * Facets: the maintained counts answer the whole directory; a search or a filtered list
+ * counts in one pass over its documents, each facet ignoring its own filter.
+ */
+
+const TOP_TAGS = 50;
+
+export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
+  const out: ProjectFacets = {};
+  if (names.includes('status')) out.status = valueFacet(STATUSES.map((s, i) => [s, ix.statusCount[i + 1]!]));
+  if (names.includes('linkTypes'))
+    out.linkTypes = valueFacet(LINK_TYPES.map((t, i) => [t, ix.linkCount[i]!]));
+  if (names.includes('tags')) {
+    const nums: number[] = [];
+    for (let t = 0; t < ix.tags.length; t++) if (ix.tags[t] && ix.tagCount[t]! > 0) nums.push(t);
+    out.tags = tagFacet(ix, nums, (t) => ix.tagCount[t]!);
+  }
+  return out;
+}
+
+/**
+ * The facets of a set of documents (the matches of q, or every document): each counts those
+ * passing every filter but its own, in one pass. When a facet's count is the whole set (no
+ * other filter) and the set is most of the directory, it is the maintained count minus a
+ * count of the documents outside the set, which are fewer.
+ */
+export function facetPass(
+  ix: Store,
+  f: CompiledFilters,
+  names: FacetName[],
+  set: DocSet | undefined,
+): ProjectFacets {
+  const hasStatus = f.status !== 0;
+  const hasTags = f.tagNums !== undefined;
+  const hasLinks = f.linkMask !== 0;
+  const hasOthers = f.source !== undefined || f.updatedAfter !== undefined;
+  const size = set ? set.n : ix.live;
+  const inverse = size > ix.live / 2 && !hasOthers;
+  const wantStatus = names.includes('status');
+  const wantLinks = names.includes('linkTypes');
+  const wantTags = names.includes('tags');
+  // which facets are counted as "maintained minus the rest", which directly
+  const statusInv = wantStatus && inverse && !hasTags && !hasLinks;
+  const linksInv = wantLinks && inverse && !hasStatus && !hasTags;
+  const tagsInv = wantTags && inverse && !hasStatus && !hasLinks;
+  const statusCounts = [0, 0, 0];
+  const linkCounts = [0, 0, 0, 0];
+  if (ix.facetTagCounts.length < ix.tags.length) ix.facetTagCounts = new Int32Array(ix.tags.length * 2);
+  const tagCounts = ix.facetTagCounts;
+  const touched: number[] = [];
+  const { slab, at, count } = ix.docTags;
+  const countTags = (d: number) => {
+    const to = at[d]! + count[d]!;
+    for (let i = at[d]!; i < to; i++) if (tagCounts[slab[i]!]!++ === 0) touched.push(slab[i]!);
+  };
+  const countLinks = (d: number) => {
+    const mask = ix.linkMask[d]!;
+    for (let b = 0; b < 4; b++) if (mask & (1 << b)) linkCounts[b]!++;
+  };
+  if (set && (statusInv || linksInv || tagsInv)) {
+    // the documents outside the set
+    const status = ix.status;
+    for (let d = 0; d < ix.end; d++) {
+      if (status[d] === 0 || set.has(d)) continue;
+      if (statusInv) statusCounts[ix.status[d]!]!++;
+      if (linksInv) countLinks(d);
+      if (tagsInv) countTags(d);
+    }
+  }
+  const direct = (wantStatus && !statusInv) || (wantLinks && !linksInv) || (wantTags && !tagsInv);
+  if (direct) {
+    const visit = (d: number) => {
+      if (hasOthers && !othersOk(ix, f, d)) return;
+      const s = !hasStatus || ix.status[d] === f.status;
+      const t = !hasTags || tagsOk(ix, f, d);
+      const l = !hasLinks || (ix.linkMask[d]! & f.linkMask) === f.linkMask;
+      if (wantStatus && !statusInv && t && l) statusCounts[ix.status[d]!]!++;
+      if (wantLinks && !linksInv && s && t) countLinks(d);
+      if (wantTags && !tagsInv && s && l) countTags(d);
+    };
+    if (set) for (let i = 0; i < set.n; i++) visit(set.list[i]!);
+    else for (let d = 0; d < ix.end; d++) if (ix.projects[d]) visit(d);
+  }
+  const out: ProjectFacets = {};
+  if (wantStatus)
+    out.status = valueFacet(
+      STATUSES.map((v, i) => [
+        v,
+        statusInv ? ix.statusCount[i + 1]! - statusCounts[i + 1]! : statusCounts[i + 1]!,
+      ]),
+    );
+  if (wantLinks)
+    out.linkTypes = valueFacet(
+      LINK_TYPES.map((v, i) => [v, linksInv ? ix.linkCount[i]! - linkCounts[i]! : linkCounts[i]!]),
+    );
+  if (wantTags) {
+    if (tagsInv) {
+      const nums: number[] = [];
+      for (let t = 0; t < ix.tags.length; t++)
+        if (ix.tags[t] && ix.tagCount[t]! - tagCounts[t]! > 0) nums.push(t);
+      out.tags = tagFacet(ix, nums, (t) => ix.tagCount[t]! - tagCounts[t]!);
+    } else out.tags = tagFacet(ix, touched, (t) => tagCounts[t]!);
+  }
+  for (const t of touched) tagCounts[t] = 0;
+  return out;
+}
+
+/** The top tags by count, ties by slug (compared as ranks in slug order, kept while no tag changes). */
+export function tagFacet(ix: Store, nums: number[], count: (t: number) => number) {
+  if (ix.slugRankOf !== ix.tagChanges) {
+    const order = [];
+    for (let t = 0; t < ix.tags.length; t++) if (ix.tags[t]) order.push(t);
+    order.sort((a, b) => compareCodePoints(ix.tags[a]!.slug, ix.tags[b]!.slug));
+    ix.slugRank = new Int32Array(ix.tags.length);
+    order.forEach((t, i) => {
+      ix.slugRank[t] = i;
+    });
+    ix.slugRankOf = ix.tagChanges;
+  }
+  const rank = ix.slugRank;
+  const counts = new Map(nums.map((t) => [t, count(t)]));
+  const top = nums.sort((a, b) => counts.get(b)! - counts.get(a)! || rank[a]! - rank[b]!).slice(0, TOP_TAGS);
+  return top.map((t) => {
+    const tag = ix.tags[t]!;
+    return { slug: tag.slug, name: tag.name, nameEn: tag.nameEn, count: counts.get(t)! };
+  });
+}
+
+export function valueFacet(pairs: [string, number][]): ValueFacet[] {
+  return pairs
+    .filter(([, count]) => count > 0)
+    .sort((a, b) => b[1] - a[1] || compareCodePoints(a[0], b[0]))
+    .map(([value, count]) => ({ value, count }));
+}

@@ -1,0 +1,249 @@
+import type { DocSet } from './doc-set.ts';
+import type { Matched } from './matching.ts';
+import {
+  CLASS_FIELDS,
+  CLASS_TAG,
+  codeClass,
+  codeTypos,
+  KEY_EXACT,
+  KEY_EXACT_SYNONYM,
+  KEY_FIELDS,
+  KEY_NONE,
+  KEY_PREFIX,
+  KEY_PREFIX_SYNONYM,
+  MAX_SCORE,
+  score,
+} from './ranking.ts';
+import { select } from './select.ts';
+import type { Store } from './store.ts';
+import { SEP } from './terms.ts';
+import { compareCodePoints, isCjkToken, normalize, tokensOfNormalized } from './text.ts';
+import type { MatchField, ProjectQuery } from './types.ts';
+import { allowedTypos, prefixDistance } from './typo.ts';
+
+/*
+ * Pages: the key tiers of a search's matches, the field of each hit, and the page itself in
+ * relevance order (score by score, ties by id) or in a pre-sorted order (updated, created,
+ * name), from the cursor on.
+ */
+
+/** score() of every match code (< 32) and key tier (< 8), looked up in the hot loop. */
+export const SCORES = new Uint8Array(256).map((_, i) => (i >> 3 === 0 ? 0 : score(i >> 3, i & 7)));
+
+/** Sets tierOf for each matched document whose key equals or starts with the whole query. */
+export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched: DocSet) {
+  if (ix.tierOf.length < ix.end) ix.tierOf = new Uint8Array(ix.idNum.length);
+  const wholes: [string, boolean][] = [[m.terms.join(''), false]];
+  if (m.words.length === 1) for (const syn of m.words[0]!.synonyms) wholes.push([syn.join(''), true]);
+  for (const [whole, synonym] of wholes) {
+    const id = ix.keyPrefixIds.get(whole.slice(0, 3));
+    if (id === undefined) continue;
+    const exact = `${SEP}${whole}${SEP}`;
+    const prefix = `${SEP}${whole}`;
+    ix.keyPrefix.forEach(id, (d) => {
+      if (!matched.has(d)) return;
+      const keys = ix.keys[d]!;
+      const tier = keys.includes(exact)
+        ? synonym
+          ? KEY_EXACT_SYNONYM
+          : KEY_EXACT
+        : keys.includes(prefix)
+          ? synonym
+            ? KEY_PREFIX_SYNONYM
+            : KEY_PREFIX
+          : KEY_NONE;
+      if (tier > ix.tierOf[d]!) {
+        if (ix.tierOf[d] === KEY_NONE) ix.tiered.push(d);
+        ix.tierOf[d] = tier;
+      }
+    });
+  }
+}
+
+/** Which field matched best, for a hit of a page. */
+export function fieldOf(
+  ix: Store,
+  d: number,
+  code: number,
+  m: Pick<Matched, 'words' | 'terms'>,
+  tier: number,
+): MatchField {
+  const keys = ix.keys[d]!;
+  if (codeTypos(code) === 0 && tier !== KEY_NONE) {
+    const wholes =
+      tier === KEY_EXACT || tier === KEY_PREFIX
+        ? [m.terms.join('')]
+        : m.words[0]!.synonyms.map((t) => t.join(''));
+    const exact = tier === KEY_EXACT || tier === KEY_EXACT_SYNONYM;
+    let at = -1;
+    for (const w of wholes) {
+      const i = keys.indexOf(exact ? `${SEP}${w}${SEP}` : `${SEP}${w}`);
+      if (i >= 0 && (at < 0 || i < at)) at = i;
+    }
+    let n = 0;
+    for (let i = 0; i < at; i++) if (keys.charCodeAt(i) === 1) n++;
+    return KEY_FIELDS[n] ?? 'name';
+  }
+  const cls = codeClass(code);
+  const fields = CLASS_FIELDS[cls]!;
+  if (cls === CLASS_TAG) return 'tags';
+  const p = ix.projects[d]!;
+  const typos = codeTypos(code);
+  const all = m.words.flatMap((w) => [w.terms, ...w.synonyms]).flat();
+  for (const field of fields) {
+    if (field === 'pinyin') return 'pinyin';
+    const text = p[field as 'name' | 'nameEn' | 'slug' | 'description' | 'descriptionEn'];
+    if (!text) continue;
+    // a term in the text is in one of its tokens (terms hold no separators); typos need the tokens
+    const normalized = normalize(text);
+    if (all.some((t) => normalized.includes(t))) return field;
+    if (typos > 0) {
+      const toks = tokensOfNormalized(normalized);
+      if (all.some((t) => toks.some((tok) => termHits(t, tok, typos)))) return field;
+    }
+  }
+  return fields[fields.length - 1]!;
+}
+
+export function keyOf(ix: Store, sort: ProjectQuery['sort'], d: number): number | string {
+  if (sort === 'updated') return ix.updated[d]!;
+  if (sort === 'created') return ix.created[d]!;
+  return ix.nameKey[d]!;
+}
+
+/** Compares document d with a cursor (key, id) under a sort: negative when d comes first ascending. */
+export function compareToCursor(
+  ix: Store,
+  sort: ProjectQuery['sort'],
+  d: number,
+  key: number | string,
+  id: string,
+) {
+  let c: number;
+  if (sort === 'name') c = compareCodePoints(ix.nameKey[d]!, String(key));
+  else c = (sort === 'updated' ? ix.updated[d]! : ix.created[d]!) - Number(key);
+  if (c !== 0) return c;
+  return compareCodePoints(ix.ids[d]!, id);
+}
+
+/** Compares two documents under a sort (ascending). */
+export function compareDocs(ix: Store, sort: ProjectQuery['sort'], a: number, b: number): number {
+  let c: number;
+  if (sort === 'name') c = compareCodePoints(ix.nameKey[a]!, ix.nameKey[b]!);
+  else if (sort === 'updated') c = ix.updated[a]! - ix.updated[b]!;
+  else c = ix.created[a]! - ix.created[b]!;
+  if (c !== 0) return c;
+  return ix.idNum[a]! - ix.idNum[b]! || compareCodePoints(ix.ids[a]!, ix.ids[b]!);
+}
+
+/**
+ * A relevance page: the scores are few (ranking.ts), so the page is taken score by score from
+ * the cursor's on. Within one score, hits go by id: when the score holds many documents the
+ * id order is walked from the cursor and stops after what the page needs (O(limit) for a
+ * word matching a quarter of the directory); when it holds few, they are selected directly.
+ */
+export function relevancePage(ix: Store, query: ProjectQuery, final: DocSet): number[] {
+  const want = query.limit + 1;
+  const desc = query.order === 'desc';
+  const after = query.after;
+  const asOf = query.asOf ?? Number.POSITIVE_INFINITY;
+  // final.code holds match codes; the score adds the key tier
+  const tierOf = ix.tierOf;
+  const code = final.code;
+  const scoreOf = (d: number) => SCORES[(code[d]! << 3) | tierOf[d]!]!;
+  const counts = new Int32Array(MAX_SCORE + 1);
+  const list = final.list;
+  for (let i = 0; i < final.n; i++) {
+    const d = list[i]!;
+    counts[SCORES[(code[d]! << 3) | tierOf[d]!]!]!++;
+  }
+  const out: number[] = [];
+  const start = after ? Math.round(Number(after.key)) : desc ? MAX_SCORE : 0;
+  for (let s = start; s >= 0 && s <= MAX_SCORE && out.length < want; s += desc ? -1 : 1) {
+    const count = counts[s]!;
+    if (count === 0) continue;
+    const need = want - out.length;
+    const cursorId = after && s === start && Number(after.key) === s ? after.id : undefined;
+    const pass = (d: number) => final.has(d) && scoreOf(d) === s && ix.updated[d]! <= asOf;
+    if ((need * ix.live) / count < final.n) {
+      // walk the id order from the cursor
+      const visit = (d: number) => {
+        if (pass(d)) out.push(d);
+        return out.length < want;
+      };
+      const ids = ix.ids;
+      if (desc) {
+        const from =
+          cursorId === undefined
+            ? ix.byId.end()
+            : ix.byId.seek((d) => compareCodePoints(ids[d]!, cursorId) < 0);
+        ix.byId.backward(from, visit);
+      } else {
+        const from =
+          cursorId === undefined
+            ? ix.byId.start()
+            : ix.byId.seek((d) => compareCodePoints(ids[d]!, cursorId) <= 0);
+        ix.byId.forward(from, visit);
+      }
+    } else {
+      const dir = desc ? -1 : 1;
+      const cmp = (a: number, b: number) =>
+        dir * (ix.idNum[a]! - ix.idNum[b]! || compareCodePoints(ix.ids[a]!, ix.ids[b]!));
+      const ok = (d: number) =>
+        scoreOf(d) === s &&
+        ix.updated[d]! <= asOf &&
+        (cursorId === undefined || dir * compareCodePoints(ix.ids[d]!, cursorId) > 0);
+      out.push(...select(final.list, final.n, need, ok, cmp));
+    }
+  }
+  return out;
+}
+
+/**
+ * A page in updated/created/name order: a walk of the pre-sorted order from the cursor that
+ * stops after limit + 1 matches, or, when the matches are few, a selection among them.
+ */
+export function sortedPage(ix: Store, query: ProjectQuery, final: DocSet): number[] {
+  const want = query.limit + 1;
+  const dir = query.order === 'asc' ? 1 : -1;
+  const after = query.after;
+  const asOf = query.asOf ?? Number.POSITIVE_INFINITY;
+  if (final.n * final.n > want * Math.max(1, ix.live))
+    return walkOrder(ix, query, (d) => final.has(d) && ix.updated[d]! <= asOf);
+  const cmp = (a: number, b: number) => dir * compareDocs(ix, query.sort, a, b);
+  const ok = (d: number) =>
+    ix.updated[d]! <= asOf && (!after || dir * compareToCursor(ix, query.sort, d, after.key, after.id) > 0);
+  return select(final.list, final.n, want, ok, cmp);
+}
+
+/** Walks the pre-sorted order of the query's sort from its cursor, keeping limit + 1 documents that pass. */
+export function walkOrder(ix: Store, query: ProjectQuery, pass: (d: number) => boolean): number[] {
+  const list = query.sort === 'name' ? ix.byName : query.sort === 'created' ? ix.byCreated : ix.byUpdated;
+  const want = query.limit + 1;
+  const out: number[] = [];
+  const visit = (d: number) => {
+    if (pass(d)) out.push(d);
+    return out.length < want;
+  };
+  const after = query.after;
+  if (query.order === 'asc') {
+    const from = after
+      ? list.seek((d) => compareToCursor(ix, query.sort, d, after.key, after.id) <= 0)
+      : list.start();
+    list.forward(from, visit);
+  } else {
+    const from = after
+      ? list.seek((d) => compareToCursor(ix, query.sort, d, after.key, after.id) < 0)
+      : list.end();
+    list.backward(from, visit);
+  }
+  return out;
+}
+
+/** Whether a query term hits a token: as the engine matches (substring, 1–2 letter prefix, typos). */
+function termHits(term: string, token: string, typos: number): boolean {
+  if (isCjkToken(term)) return token.includes(term);
+  if (term.length <= 2 ? token.startsWith(term) : token.includes(term)) return true;
+  const k = Math.min(typos, allowedTypos(term));
+  return k > 0 && prefixDistance(term, k, token) <= k;
+}

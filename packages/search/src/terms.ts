@@ -1,0 +1,136 @@
+import {
+  cjkSkeleton,
+  isCjkToken,
+  nameSortKey,
+  normalize,
+  pinyinSyllables,
+  tokens,
+  tokensOfNormalized,
+} from './text.ts';
+import type { IndexedProject } from './types.ts';
+
+/*
+ * What a project puts into the engine, computed from its text alone: the Latin tokens and CJK
+ * grams of its name-class and description fields, its keys (whole-key and key-prefix rank
+ * tiers), its name sort key. Recomputed from the stored project to take it out again.
+ */
+
+/** Separates the keys in Terms.keys. */
+export const SEP = '\u0001';
+
+/** What a project puts into the postings (computed from its text; recomputed to take it out). */
+export interface Terms {
+  // (with repeats: adding a document to a list twice is a no-op, cheaper than a Set per project)
+  latinName: string[];
+  latinDesc: string[];
+  /** Keys of CJK characters and pairs (cjkGram). */
+  cjkName: number[];
+  cjkDesc: number[];
+  /** SEP-separated keys: name, nameEn, slug (tokens without spaces), full pinyin, initials. */
+  keys: string;
+  /** The first 1, 2 and 3 characters of each key. */
+  keyPrefixes: string[];
+  nameKey: string;
+  /** Whether normalising leaves the texts' CJK runs as they are (CJK substrings can then be checked on the raw text). */
+  plain: boolean;
+}
+
+/** The key of a CJK character (its code point) or pair (both code points): numbers hash faster than strings. */
+export const cjkGram = (a: number, b?: number) => (b === undefined ? a : (a + 1) * 0x200000 + b);
+
+/** The keys of a CJK term's characters (one) or pairs (two or more). */
+export function cjkGramsOf(t: string): number[] {
+  const cps: number[] = [];
+  for (const ch of t) cps.push(ch.codePointAt(0)!);
+  if (cps.length === 1) return [cjkGram(cps[0]!)];
+  const out: number[] = [];
+  for (let i = 0; i + 1 < cps.length; i++) out.push(cjkGram(cps[i]!, cps[i + 1]!));
+  return out;
+}
+
+function addCjkGrams(out: number[], t: string) {
+  let prev = -1;
+  for (let i = 0; i < t.length; i++) {
+    let cp = t.charCodeAt(i);
+    if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < t.length) cp = t.codePointAt(i++)!;
+    out.push(cp);
+    if (prev >= 0) out.push(cjkGram(prev, cp));
+    prev = cp;
+  }
+}
+
+function split(toks: string[], latin: string[], cjk: number[]) {
+  for (const t of toks) {
+    if (isCjkToken(t)) addCjkGrams(cjk, t);
+    else latin.push(t);
+  }
+}
+
+export function termsOf(p: IndexedProject): Terms {
+  const name = normalize(p.name);
+  const nameEn = p.nameEn ? normalize(p.nameEn) : '';
+  const description = normalize(p.description);
+  const descriptionEn = p.descriptionEn ? normalize(p.descriptionEn) : '';
+  const syllables = pinyinSyllables(p.name);
+  const full = syllables.join('');
+  const initials = syllables.map((s) => s[0]).join('');
+  const nameToks = tokensOfNormalized(name);
+  const nameEnToks = tokensOfNormalized(nameEn);
+  const slugToks = tokens(p.slug);
+  const latinName: string[] = [];
+  const cjkName: number[] = [];
+  split(nameToks, latinName, cjkName);
+  split(nameEnToks, latinName, cjkName);
+  split(slugToks, latinName, cjkName);
+  for (const s of syllables) latinName.push(s);
+  if (full) {
+    latinName.push(full);
+    latinName.push(initials);
+  }
+  const latinDesc: string[] = [];
+  const cjkDesc: number[] = [];
+  split(tokensOfNormalized(description), latinDesc, cjkDesc);
+  split(tokensOfNormalized(descriptionEn), latinDesc, cjkDesc);
+  const keyList = [nameToks.join(''), nameEnToks.join(''), slugToks.join(''), full, initials];
+  const keyPrefixes: string[] = [];
+  for (const k of keyList) for (let n = 1; n <= 3 && n <= k.length; n++) keyPrefixes.push(k.slice(0, n));
+  const same = (raw: string | null, normalized: string) =>
+    !raw || cjkSkeleton(raw) === cjkSkeleton(normalized);
+  return {
+    latinName,
+    latinDesc,
+    cjkName,
+    cjkDesc,
+    keys: `${SEP}${keyList.join(SEP)}${SEP}`,
+    keyPrefixes,
+    nameKey: nameSortKey(p.name),
+    plain:
+      same(p.name, name) &&
+      same(p.nameEn, nameEn) &&
+      same(p.description, description) &&
+      same(p.descriptionEn, descriptionEn),
+  };
+}
+
+/**
+ * A monotone number for an id: its first 7 characters in base 128 (a character from U+007E on
+ * counts as the largest and ends the number). Ids compare by this number first and by their
+ * text only on a tie, which keeps id order (code points) at the cost of a number compare.
+ */
+export function idNumber(id: string): number {
+  let v = 0;
+  let stopped = false;
+  for (let i = 0; i < 7; i++) {
+    let digit = 0;
+    if (!stopped && i < id.length) {
+      const c = id.charCodeAt(i);
+      if (c < 126) digit = c + 1;
+      else {
+        digit = 127;
+        stopped = true;
+      }
+    }
+    v = v * 128 + digit;
+  }
+  return v;
+}
