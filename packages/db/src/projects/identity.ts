@@ -89,13 +89,13 @@ export async function findProjectsByIdentity(
       ) m
       order by k.item, k.ord
     )
-    select f.item, p.id, p.slug, p.lock_fields, p.lock_reason, p.lock_at, p.created_at, p.xmin::text as version,
+    select f.item, p.id, p.slug, p.lock_fields, p.lock_reason, p.lock_at, p.created_at, p.row_version::text as version,
       (select json_agg(json_build_object('id', l.id, 'project_id', l.project_id, 'url', l.url, 'url_key', l.url_key,
           'type', l.type, 'title', l.title, 'position', l.position))
         from links l where l.project_id = p.id) as links,
       (select json_agg(json_build_object('project_id', t.project_id, 'tag_id', t.tag_id, 'position', t.position))
         from project_tags t where t.project_id = p.id) as tags
-    from found f cross join lateral (select * from projects where id = f.id limit 1) p
+    from found f cross join lateral (select q.*, q.xmin as row_version from projects q where q.id = f.id limit 1) p
   `.execute(db);
   for (const row of result.rows)
     found[row.item] = {
