@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createApp } from '../apps/server/src/app.ts';
 import { createLogger } from '../apps/server/src/logger.ts';
@@ -34,7 +33,10 @@ const STAGES: [string, RegExp][] = [
   ['begin / commit', /^(begin|commit|rollback)/i],
   ['advisory locks', /pg_advisory_xact_lock/],
   ['identity lookup', /select distinct on \(k\.item\)/],
-  ['tag resolution', /from tags where tags\.name|select slug from tags|insert into "tags"|update tags t set name_en/],
+  [
+    'tag resolution',
+    /from tags where tags\.name|select slug from tags|insert into "tags"|update tags t set name_en/,
+  ],
   ['insert projects (+ feed, webhook triggers)', /insert into projects/],
   ['update projects (+ feed, webhook triggers)', /update projects p set/],
   ['links/tags: read stored', /json_agg\(l\) from unnest/],
@@ -49,7 +51,8 @@ const STAGES: [string, RegExp][] = [
   ['read model follower (background)', /from changes|search_synonyms|pg_snapshot_xmin/],
   ['webhook dispatcher (background)', /webhook_deliveries|webhook_attempts/],
 ];
-const stageOf = (text: string) => STAGES.find(([, re]) => re.test(text))?.[0] ?? `other: ${text.slice(0, 60)}`;
+const stageOf = (text: string) =>
+  STAGES.find(([, re]) => re.test(text))?.[0] ?? `other: ${text.slice(0, 60)}`;
 
 interface Tally {
   ms: Map<string, number>;
@@ -72,7 +75,8 @@ function timeStatements(proto: { query: (...args: unknown[]) => unknown }) {
       tally.calls.set(stage, (tally.calls.get(stage) ?? 0) + 1);
     };
     const result = query.apply(this, args);
-    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+    if (result && typeof (result as Promise<unknown>).then === 'function')
+      (result as Promise<unknown>).then(done, done);
     return result;
   };
 }

@@ -36,7 +36,6 @@ export { diffLinksAndTags, type LinksAndTags, type LinksAndTagsDiff, type NewLin
 export { findLinkDuplicates, findNameDuplicates } from './projects/duplicate-groups.ts';
 export { findProjectsByIdentity, type IdentifiedProject, type IdentityKeys } from './projects/identity.ts';
 export { replaceLinksAndTags } from './projects/links-and-tags.ts';
-export { ProjectChangedMeanwhile, type WrittenTimes, writeProjectBatch } from './projects/write-batch.ts';
 export { findMergeParty, type MergeParty, mergeProjectRows } from './projects/merge.ts';
 export {
   findProjectDetailBySlug,
@@ -55,15 +54,16 @@ export {
   updateProjects,
   writeProjectLock,
 } from './projects/write.ts';
+export { ProjectChangedMeanwhile, type WrittenTimes, writeProjectBatch } from './projects/write-batch.ts';
 export { claimQueuedTasks, extendLease, lockTaskWithLease, releaseLease } from './queue/leases.ts';
 export { reapExpiredLeases } from './queue/reaper.ts';
 export { queueStats } from './queue/stats.ts';
 export {
   currentTransactionId,
   currentTransactionWrites,
-  type OwnProjectChange,
   type IndexedProjectRow,
   type IndexedTagRow,
+  type OwnProjectChange,
   readChangesOfTransactions,
   readIndexedProjects,
   readModelSnapshot,

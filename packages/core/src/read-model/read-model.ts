@@ -4,10 +4,10 @@ import {
   type IndexedTagRow,
   type Kysely,
   readIndexedProjects,
-  type Snapshot,
-  visibleIn,
   readSynonyms,
   readSynonymsVersion,
+  type Snapshot,
+  visibleIn,
 } from '@directory/db';
 import { SearchIndex } from '@directory/search';
 import { type FeedServices, pollingFeed } from '../changes/feed.ts';

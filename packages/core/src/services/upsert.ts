@@ -20,7 +20,7 @@ import { applyLock } from '../domain/locks.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { fallbackSlug } from '../domain/slug.ts';
 import { urlKey } from '../domain/url-key.ts';
-import { lockOf, type LockField, type Project, type ProjectInput } from '../schemas/project.ts';
+import { type LockField, lockOf, type Project, type ProjectInput } from '../schemas/project.ts';
 import { noteWrittenProjects } from '../transaction.ts';
 import { revisionOfBody } from './revisions.ts';
 import { resolveTags, tagNamesOf } from './tags.ts';
@@ -127,8 +127,11 @@ export async function upsertInOrder(
     const inserts: (ProjectWrite & { slug: string })[] = [];
     const updates: (ProjectWrite & { version: string })[] = [];
     const replacements: LinksAndTags[] = [];
-    const drafts: { project: Omit<Project, 'links'>; action: UpsertAction; linkTypes: IndexedProject['linkTypes'] }[] =
-      [];
+    const drafts: {
+      project: Omit<Project, 'links'>;
+      action: UpsertAction;
+      linkTypes: IndexedProject['linkTypes'];
+    }[] = [];
     for (const { item, existing } of run) {
       const id = existing?.id ?? createId();
       const slug = existing?.slug ?? item.keys.slug ?? fallbackSlug('project', id);
@@ -174,13 +177,21 @@ export async function upsertInOrder(
           updatedAt: at,
           tags: projectTags.map((t) => ({ id: t.id, name: t.name, nameEn: t.nameEn, slug: t.slug })),
           lock: existing
-            ? (lockOf({ lock_fields: existing.lockFields, lock_reason: existing.lockReason, lock_at: existing.lockAt }) ??
-              null)
+            ? (lockOf({
+                lock_fields: existing.lockFields,
+                lock_reason: existing.lockReason,
+                lock_at: existing.lockAt,
+              }) ?? null)
             : null,
         },
       });
       for (const t of projectTags) tagsOfIndexed.set(t.id, t);
-      results.push({ id, slug, action: existing ? 'updated' : 'created', ...(locked && { kept: locked.kept }) });
+      results.push({
+        id,
+        slug,
+        action: existing ? 'updated' : 'created',
+        ...(locked && { kept: locked.kept }),
+      });
     }
     const diff = diffLinksAndTags(
       replacements,
