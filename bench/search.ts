@@ -1,7 +1,7 @@
 import { backfillSearchColumns, backfillTagSearchText } from '../packages/db/src/backfill/search-columns.ts';
 import type { Kysely } from '../packages/db/src/index.ts';
 import { sql } from '../packages/db/src/index.ts';
-import type { Scenario, ScenarioOptions } from './scenarios.ts';
+import type { Scenario, ScenarioOptions } from './scenario.ts';
 
 /*
  * Browse and search (EXTENSIONS A), on the seeded projects. Rows seeded with SQL rather than

@@ -29,7 +29,7 @@ console.log(
 ); // 示例检索工具 [ 'example' ]
 
 // Queue a task, start it and complete it with what was found. A worker would claim the oldest
-// claimable task instead, with client.tasks.take() or client.runWorker() ("Running workers");
+// claimable task instead, with client.tasks.take() or client.runWorker() (docs/workers.md);
 // this example works on its own task so that it never takes one of yours.
 const sourceUrl = 'https://github.com/example-org/sdk-crawler';
 await client.tasks.create({ tasks: [{ sourceUrl }] });

@@ -3,6 +3,7 @@ import { appRouter } from '@directory/core';
 import {
   AppError,
   type FeedServices,
+  headerKey,
   type QueueEvent,
   ReadModel,
   readCredentials,
@@ -18,6 +19,7 @@ import { createMetrics, type PoolStats } from './metrics.ts';
 import { rateLimits } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
+import type { SharedSettings } from './shared-settings.ts';
 import { webConsoleRouter } from './web.ts';
 
 export interface AppOptions {
@@ -42,6 +44,8 @@ export interface AppOptions {
   readModel?: ReadModel | undefined;
   /** RESPONSE_CACHE_MB in bytes (default 32 MiB; 0 keeps no answers). */
   responseCacheBytes?: number | undefined;
+  /** What every process must share (main.ts), answered by `GET /healthz?verbose=1`. */
+  sharedSettings?: SharedSettings | undefined;
   /** The web console's build directory (default apps/web/dist); false serves no console. */
   webDir?: string | false;
 }
@@ -101,14 +105,20 @@ export function createApp(options: AppOptions): express.Express {
 
   app.get('/metrics', metrics.handler);
 
-  app.get('/healthz', async (_req: Request, res: Response) => {
+  app.get('/healthz', async (req: Request, res: Response) => {
     // A process answers reads from its read model: it is not ready until that is built.
     if (!readModel.ready) {
       return sendError(res, new AppError('UNAVAILABLE', ['The search index is being built']));
     }
     try {
       await sql`select 1`.execute(db);
-      res.json({ success: true, status: 'ok' });
+      // ?verbose=1: the settings every process must share, to compare processes (no secret in them).
+      const verbose = req.query.verbose === '1' || req.query.verbose === 'true';
+      res.json(
+        verbose && options.sharedSettings
+          ? { success: true, status: 'ok', ...options.sharedSettings }
+          : { success: true, status: 'ok' },
+      );
     } catch (err) {
       res.locals.log.warn({ error: describeError(err) }, 'health check failed');
       sendError(res, new AppError('UNAVAILABLE', ['The database is not reachable']));
@@ -142,7 +152,10 @@ export function createApp(options: AppOptions): express.Express {
       createContext: ({ req, res }) => ({
         db,
         apiKey,
-        credentials: readCredentials(req.headers['x-api-key'], undefined),
+        credentials: readCredentials(
+          headerKey(req.headers['x-api-key'], req.headers.authorization),
+          undefined,
+        ),
         actor: req.headers['x-directory-actor'],
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
         signal: requestSignal(res),

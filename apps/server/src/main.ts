@@ -1,12 +1,20 @@
 import type { AddressInfo } from 'node:net';
 import { ReadModel, startReaper, urlKey } from '@directory/core/server';
-import { connect, migrateToLatest, pruneChanges, pruneRevisions, redact } from '@directory/db';
+import {
+  connect,
+  databaseIdentity,
+  migrateToLatest,
+  pruneChanges,
+  pruneRevisions,
+  redact,
+} from '@directory/db';
 import { resolveApiKey } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
 import { startBanner } from './banner.ts';
 import { ChangeSignal } from './changes/signal.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
+import { sharedSettings } from './shared-settings.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 
 /** A start that cannot go on: one line for a person on stderr (not a log line), and exit code 1. */
@@ -46,6 +54,11 @@ try {
   await handle.close();
   cannotStart(`cannot read or make the API key: ${(err as Error).message}`);
 }
+
+// What every process of the deployment must share, logged once so that processes can be compared
+// (GET /healthz?verbose=1 answers the same).
+const shared = sharedSettings(config, apiKey.key, await databaseIdentity(handle.db));
+logger.info(shared, 'settings that must match across processes');
 
 // The change feed: one listening connection wakes this process's long-polls and dispatcher.
 const feed = new ChangeSignal();
@@ -115,6 +128,7 @@ const app = createApp({
   rateLimit: config.rateLimit,
   trustProxy: config.trustProxy,
   allowPrivateWebhookTargets: config.changes.allowPrivateTargets,
+  sharedSettings: shared,
 });
 // Expired task leases back to the queue; one process at a time across all of them.
 const reaper = startReaper({

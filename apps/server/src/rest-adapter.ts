@@ -8,9 +8,15 @@ import {
 } from '@directory/core';
 import {
   AppError,
+  authenticate,
+  bootstrapVerifier,
   type FeedServices,
+  headerKey,
+  type KeyVerifier,
+  type Principal,
   type ReadModel,
   readCredentials,
+  requireScope,
   toAppError,
 } from '@directory/core/server';
 import type { Database, Kysely } from '@directory/db';
@@ -23,6 +29,8 @@ export interface RestOptions {
   router: AppRouter;
   db: Kysely<Database>;
   apiKey: string;
+  /** Resolves keys (named and bootstrap); absent: only the bootstrap key `apiKey`. */
+  keys?: KeyVerifier | undefined;
   bodyLimitBytes: number;
   /** Counts queue events for /metrics. */
   count?: Context['count'];
@@ -45,6 +53,8 @@ interface Route {
   nextLink?: Meta['nextLink'];
   /** meta.readsModel: its answers may be kept in the response cache while the model does not change. */
   readsModel?: true;
+  /** meta.scope: the route takes a key, checked (when sent in a header) before the body is read. */
+  scope?: Meta['scope'];
 }
 
 /**
@@ -65,6 +75,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
     const method = openapi.method.toLowerCase() as Route['method'];
     const nextLink = def._def.meta?.nextLink;
     const readsModel = def._def.meta?.readsModel;
+    const scope = def._def.meta?.scope;
     return [
       {
         method,
@@ -72,6 +83,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
         procedure,
         ...(nextLink && { nextLink }),
         ...(readsModel && { readsModel }),
+        ...(scope && { scope }),
       },
     ];
   });
@@ -142,6 +154,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  */
 export function restRouter(options: RestOptions): Router {
   const { db, apiKey, bodyLimitBytes } = options;
+  const keys = options.keys ?? bootstrapVerifier(apiKey);
   const createCaller = createCallerFactory(options.router);
   const rest = Router();
   const routes = routesOf(options.router);
@@ -169,6 +182,20 @@ export function restRouter(options: RestOptions): Router {
           return sendBody(req, res, kept.body, kept.etag);
         }
       }
+      const sentKey = headerKey(req.headers['x-api-key'], req.headers.authorization);
+      // EXTENSIONS G: a key sent in a header is checked (401, then 403) before the body is
+      // read, so that a caller without the right key costs no parse; a declared length over the
+      // limit is still a 413 first (the check order 413 → 401 → 403 → 400).
+      let principal: Principal | undefined;
+      const declared = Number(req.headers['content-length']);
+      if (route.scope && sentKey !== undefined && !(readsBody(route.method) && declared > bodyLimitBytes)) {
+        try {
+          principal = await authenticate({ header: sentKey, body: undefined }, keys);
+          requireScope(principal, route.scope);
+        } catch (err) {
+          return sendError(res, toAppError(err));
+        }
+      }
       const body: Body = readsBody(route.method) ? await readJsonBody(req, bodyLimitBytes) : { kind: 'none' };
       if (body.kind === 'too-large') {
         return sendError(
@@ -180,7 +207,9 @@ export function restRouter(options: RestOptions): Router {
       const ctx: Context = {
         db,
         apiKey,
-        credentials: readCredentials(req.headers['x-api-key'], value),
+        credentials: readCredentials(sentKey, value),
+        keys,
+        principal,
         actor: req.headers['x-directory-actor'],
         bodyError:
           body.kind === 'malformed'

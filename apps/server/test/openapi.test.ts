@@ -137,11 +137,15 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
     });
 
     it('declares the x-api-key scheme and applies it to exactly the keyed operations', () => {
-      expect(doc.components.securitySchemes).toEqual({ ApiKey: KEY_SCHEME });
+      expect(doc.components.securitySchemes).toEqual({
+        ApiKey: KEY_SCHEME,
+        Bearer: { type: 'http', scheme: 'bearer' },
+      });
       expect(doc.security).toBeUndefined();
       for (const { op, keyed } of ENDPOINTS) {
         // public: explicitly none; keyed with a body: the header, or the body's apiKey (the empty alternative)
-        const expected = !keyed ? [] : op.startsWith('GET') ? [{ ApiKey: [] }] : [{ ApiKey: [] }, {}];
+        const header = [{ ApiKey: [] }, { Bearer: [] }];
+        const expected = !keyed ? [] : op.startsWith('GET') ? header : [...header, {}];
         expect(operation(doc, op).security, op).toEqual(expected);
       }
     });

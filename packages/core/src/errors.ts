@@ -13,6 +13,7 @@ export const KINDS = {
   VALIDATION: { status: 400, error: 'Validation error', code: 'BAD_REQUEST' },
   INVALID_EXPLORATION_DATA: { status: 400, error: 'Invalid exploration data format', code: 'BAD_REQUEST' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized', code: 'UNAUTHORIZED' },
+  FORBIDDEN: { status: 403, error: 'Forbidden', code: 'FORBIDDEN' },
   NOT_FOUND: { status: 404, error: 'Not Found', code: 'NOT_FOUND' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed', code: 'METHOD_NOT_SUPPORTED' },
   CONFLICT: { status: 409, error: 'Conflict', code: 'CONFLICT' },
@@ -99,6 +100,8 @@ const TRPC_CLIENT_ERRORS: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorKind>> = {
   METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  TOO_MANY_REQUESTS: 'RATE_LIMITED',
   CONFLICT: 'CONFLICT',
 };
 

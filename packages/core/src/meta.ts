@@ -1,4 +1,5 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { RequiredScope } from './domain/scopes.ts';
 import type { ErrorKind } from './errors.ts';
 
 /**
@@ -10,6 +11,12 @@ import type { ErrorKind } from './errors.ts';
  */
 export type Meta = OpenApiMeta & {
   openapi: NonNullable<OpenApiMeta['openapi']> & { protect: boolean; description: string };
+  /**
+   * The scope a keyed procedure needs (EXTENSIONS G): a key without it gets 403 `scope: this
+   * key lacks "<scope>"`; `any-key` takes any valid key. Required exactly when `protect` is true
+   * (keyedProcedure refuses to run without it; core's meta test checks both ways).
+   */
+  scope?: RequiredScope;
   /**
    * The failures the procedure itself reports, beyond input validation and the key (which
    * every procedure, and every keyed one, may report): they become its documented error responses.

@@ -24,6 +24,7 @@ export interface OpenApiOptions {
 }
 
 const KEY_SCHEME = 'ApiKey';
+const BEARER_SCHEME = 'Bearer';
 const KEY_HEADER = 'x-api-key';
 const ENVELOPE = 'ErrorResponse';
 const JSON_TYPE = 'application/json';
@@ -63,7 +64,9 @@ const INFO_DESCRIPTION =
   "JSON body, in the body's `apiKey` property (when both are sent, both must match). The document says " +
   'so in two ways: the `ApiKey` security scheme (the header), and, on operations with a body, an empty ' +
   'security alternative `{}` next to it together with the described `apiKey` body property — a request ' +
-  'that sends neither gets 401. Reads of one record (a project by slug, a task by id) are public.\n\n' +
+  'that sends neither gets 401. `Authorization: Bearer <key>` is accepted too. Each keyed operation ' +
+  'names the scope it needs (`x-scope`, and in its description); a valid key without it gets 403. ' +
+  'Reads of one record (a project by slug, a task by id) are public.\n\n' +
   '**Errors** come as `{"success": false, "error": <type>, "details": [<message>, …]}`.';
 
 /** The error responses of an operation, one per status, each in the envelope with its `error` strings. */
@@ -180,7 +183,10 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
     description: INFO_DESCRIPTION,
     baseUrl: '/',
     tags: Object.keys(TAGS),
-    securitySchemes: { [KEY_SCHEME]: { type: 'apiKey', in: 'header', name: KEY_HEADER } },
+    securitySchemes: {
+      [KEY_SCHEME]: { type: 'apiKey', in: 'header', name: KEY_HEADER },
+      [BEARER_SCHEME]: { type: 'http', scheme: 'bearer' },
+    },
   });
 
   document.info.contact = { name: 'Project Directory maintainers' };
@@ -188,19 +194,25 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
   document.tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
 
   forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
-    const { openapi, errors = [], examples } = meta as Meta;
+    const { openapi, errors = [], examples, scope } = meta as Meta;
     const operation = document.paths?.[openapi.path]?.[openapi.method.toLowerCase() as 'get'];
     if (!operation) throw new Error(`no operation for ${openapi.method} ${openapi.path}`);
     const transport = options.transport(openapi.method);
 
     if (openapi.protect && transport.readsBody) {
       // the header, or (the empty alternative) the body's described apiKey property
-      operation.security = [{ [KEY_SCHEME]: [] }, {}];
+      operation.security = [{ [KEY_SCHEME]: [] }, { [BEARER_SCHEME]: [] }, {}];
       operation.requestBody = withBodyKey(operation);
     } else {
-      operation.security = openapi.protect ? [{ [KEY_SCHEME]: [] }] : [];
+      operation.security = openapi.protect ? [{ [KEY_SCHEME]: [] }, { [BEARER_SCHEME]: [] }] : [];
     }
     addExamples(operation, examples);
+    if (scope !== undefined) {
+      // EXTENSIONS G: the scope a key needs here (403 without it)
+      const needs = scope === 'any-key' ? 'any valid key' : `a key with the scope \`${scope}\``;
+      operation.description = `${operation.description ?? ''}\n\n**Key:** ${needs}.`.trim();
+      (operation as Record<string, unknown>)['x-scope'] = scope;
+    }
 
     // trpc-to-openapi's own error responses are tRPC-shaped: keep only the success response.
     const kinds = new Set<ErrorKind>([

@@ -2,8 +2,17 @@
 // error type the REST adapter maps, credentials, the OpenAPI document and its examples, the read
 // model, the queue's reaper and stats, webhook delivery, URL keys for the migration backfill.
 // Before exporting a name here, check that something outside packages/core imports it.
-export { readCredentials } from './auth.ts';
+export {
+  authenticate,
+  bootstrapVerifier,
+  headerKey,
+  type KeyVerifier,
+  type Principal,
+  readCredentials,
+  requireScope,
+} from './auth.ts';
 export type { FeedServices } from './changes/feed.ts';
+export { SCOPES, type Scope } from './domain/scopes.ts';
 export { urlKey } from './domain/url-key.ts';
 export {
   attemptError,

@@ -1,8 +1,15 @@
 import type { Database, Kysely } from '@directory/db';
 import { initTRPC } from '@trpc/server';
-import { type Credentials, isAuthorized } from './auth.ts';
+import {
+  authenticate,
+  bootstrapVerifier,
+  type Credentials,
+  type KeyVerifier,
+  type Principal,
+  requireScope,
+} from './auth.ts';
 import type { FeedServices } from './changes/feed.ts';
-import { AppError, toAppError, unauthorized } from './errors.ts';
+import { AppError, toAppError } from './errors.ts';
 import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
 import type { QueueEvent } from './services/queue-signals.ts';
@@ -13,9 +20,19 @@ export const POSITION_HEADER = 'X-Directory-Position';
 
 export interface Context {
   db: Kysely<Database>;
-  /** The configured WEBHOOK_API_KEY. */
+  /**
+   * The bootstrap key (WEBHOOK_API_KEY, or the generated one); also the secret of cursors. Every
+   * scope (EXTENSIONS G).
+   */
   apiKey: string;
   credentials: Credentials;
+  /** Resolves named keys (and the bootstrap key); absent: only the bootstrap key is known. */
+  keys?: KeyVerifier | undefined;
+  /**
+   * Who the request is, when its transport already checked its header key (before reading the
+   * body); the keyed middleware then checks only the body's key against it.
+   */
+  principal?: Principal | undefined;
   /** Set by a transport when the request body could not be read as JSON. */
   bodyError?: string | undefined;
   /** Logs an unexpected error that is answered without a 500; returns its reference id. */
@@ -54,9 +71,20 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-const requireKey = t.middleware(({ ctx, next }) => {
-  if (!isAuthorized(ctx.credentials, ctx.apiKey)) throw unauthorized();
-  return next();
+/**
+ * The key check of EXTENSIONS G: 401 for no, an unknown, expired or revoked key (or two keys
+ * that differ), 403 for a valid key without the scope the procedure declares in its meta.
+ * A keyed procedure without a declared scope is a mistake of the code, never an open door.
+ */
+export const requireKey = t.middleware(async ({ ctx, meta, next }) => {
+  const scope = meta?.scope;
+  if (scope === undefined) throw new AppError('INTERNAL', ['A keyed procedure declares no scope']);
+  const principal =
+    ctx.principal && ctx.credentials.body === undefined
+      ? ctx.principal
+      : await authenticate(ctx.credentials, ctx.keys ?? bootstrapVerifier(ctx.apiKey));
+  requireScope(principal, scope);
+  return next({ ctx: { principal } });
 });
 
 // Runs after the key check: a body that cannot be parsed supplies no key (401 before 400).
@@ -92,7 +120,10 @@ const ownWrites = t.middleware(async ({ ctx, next, type }) => {
 
 /** Reads of one record: no key. */
 export const publicProcedure = t.procedure.use(requireReadableBody);
-/** Everything else: the API key first, then the body, then the input schema. */
+/**
+ * Everything else: the API key and the scope its meta declares (`scope`) first, then the
+ * body, then the input schema.
+ */
 export const keyedProcedure = t.procedure.use(requireKey).use(requireReadableBody).use(ownWrites);
 
 /**

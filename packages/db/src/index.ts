@@ -10,6 +10,7 @@ export {
   oldestUndeliveredAge,
   readChanges,
 } from './changes/read.ts';
+export { databaseIdentity } from './cluster.ts';
 export { connect, type DatabaseHandle, DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './connect.ts';
 export { isDatabaseUnavailable } from './errors.ts';
 export {

@@ -97,8 +97,16 @@ describe('directory import', () => {
     expect(out.slice(0, 1000).every((line) => /^created {2}\S+$/.test(line))).toBe(true);
     expect(out.slice(1000)).toEqual(['1000 projects processed: 1000 created, 0 updated, 0 failed', '']);
     // Not a terminal: one plain line per batch, no carriage returns or escape codes.
-    expect(first.stderr).toMatch(/^batch 1, 100 items: 100 created, 0 updated, 0 failed\n/);
-    expect(first.stderr).toMatch(/\nbatch 10, 1000 items: 1000 created, 0 updated, 0 failed\n$/);
+    // Each line: the batch of how many, its own size, then the records done of the file's.
+    expect(first.stderr).toMatch(
+      /^batch 1 of 10: 100 items, 100 of 1000 done: 100 created, 0 updated, 0 failed\n/,
+    );
+    expect(first.stderr).toMatch(
+      /\nbatch 2 of 10: 100 items, 200 of 1000 done: 200 created, 0 updated, 0 failed\n/,
+    );
+    expect(first.stderr).toMatch(
+      /\nbatch 10 of 10: 100 items, 1000 of 1000 done: 1000 created, 0 updated, 0 failed\n$/,
+    );
     expect(first.stderr).not.toContain('\r');
     expect(first.stderr).not.toContain('\x1b');
 
@@ -191,7 +199,7 @@ describe('directory import', () => {
     });
     expect(wrapped.code).toBe(0);
     expect(JSON.parse(wrapped.stdout)).toMatchObject({ processed: 2, created: 2, failed: 0 });
-    expect(wrapped.stderr).toBe('batch 1, 2 items: 2 created, 0 updated, 0 failed\n');
+    expect(wrapped.stderr).toBe('batch 1 of 1: 2 items, 2 of 2 done: 2 created, 0 updated, 0 failed\n');
 
     const lines = await cli(['import', '-'], { input: `\r\n${ndjson(items).replaceAll('\n', '\r\n')}` });
     expect(lines).toMatchObject({
@@ -221,7 +229,8 @@ describe('directory tasks and check', () => {
       '',
     ]);
     expect(added.stderr).toBe(
-      'batch 1, 50 items: 50 created, 0 skipped, 0 failed\nbatch 2, 62 items: 61 created, 0 skipped, 1 failed\n',
+      'batch 1 of 2: 50 items, 50 of 62 done: 50 created, 0 skipped, 0 failed\n' +
+        'batch 2 of 2: 12 items, 62 of 62 done: 61 created, 0 skipped, 1 failed\n',
     );
 
     const newUrl = uniqueUrl('task-new');
@@ -513,27 +522,54 @@ describe('usage and connection errors', () => {
 });
 
 describe('progress rendering (in-process)', () => {
-  const state = { batches: 3, items: 300, counts: { created: 250, updated: 40, failed: 10 } };
+  const state = {
+    batch: 3,
+    batchItems: 100,
+    done: 300,
+    total: 700,
+    batchSize: 100,
+    counts: { created: 250, updated: 40, failed: 10 },
+  };
+  const line = 'batch 3 of 7: 100 items, 300 of 700 done: 250 created, 40 updated, 10 failed';
 
   it('draws a bar when the share done is known, and counts only when not', () => {
-    expect(renderBar({ ...state, fraction: 0.25 })).toBe(
-      '[████░░░░░░░░░░░░]  25% batch 3, 300 items: 250 created, 40 updated, 10 failed',
-    );
-    expect(renderBar(state)).toBe('batch 3, 300 items: 250 created, 40 updated, 10 failed');
+    expect(renderBar({ ...state, fraction: 0.25 }, 120)).toBe(`[████░░░░░░░░░░░░]  25% ${line}`);
+    expect(renderBar(state, 120)).toBe(line);
+    // No room for the bar beside the words: the words alone (they say the same in figures).
+    expect(renderBar({ ...state, fraction: 0.25 })).toBe(line);
     // Never as wide as the terminal: a wrapped line cannot be redrawn with \r.
-    expect(renderBar({ ...state, fraction: 1 }, 40)).toBe('[████████████████] 100% batch 3, 300 it');
-    expect(renderPlain(state)).toBe('batch 3, 300 items: 250 created, 40 updated, 10 failed');
+    expect(renderBar({ ...state, fraction: 1 }, 40)).toBe('batch 3 of 7: 100 items, 300 of 700 don');
+    expect(renderPlain(state)).toBe(line);
+  });
+
+  it('says the batch of how many and the records of how many, or neither when the total is unknown', () => {
+    expect(renderPlain({ ...state, total: undefined })).toBe(
+      'batch 3: 100 items, 300 done: 250 created, 40 updated, 10 failed',
+    );
+    // 50 records refused before sending make no batch: the count of batches comes down to what is sent.
+    expect(renderPlain({ ...state, batch: 6, batchItems: 100, done: 650 })).toMatch(
+      /^batch 6 of 7: 100 items, 650 of 700 done/,
+    );
+    expect(renderPlain({ ...state, batch: 7, batchItems: 50, done: 700 })).toMatch(
+      /^batch 7 of 7: 50 items, 700 of 700 done/,
+    );
+    expect(renderPlain({ ...state, batch: 6, batchItems: 50, done: 700 })).toMatch(
+      /^batch 6 of 6: 50 items, 700 of 700 done/,
+    );
+    expect(renderPlain({ ...state, batch: 1, batchItems: 1, done: 1, total: 1 })).toMatch(
+      /^batch 1 of 1: 1 item, 1 of 1 done/,
+    );
   });
 
   it('redraws one line in place on a terminal and ends it with a newline', () => {
     const writes: string[] = [];
     const progress = createProgress({ isTTY: true, columns: 120, write: (s: string) => writes.push(s) });
     progress.update({ ...state, fraction: 0.5 });
-    progress.update({ ...state, batches: 4, fraction: 1 });
+    progress.update({ ...state, batch: 4, done: 400, fraction: 1 });
     progress.done();
     expect(writes).toEqual([
-      '\r[████████░░░░░░░░]  50% batch 3, 300 items: 250 created, 40 updated, 10 failed\x1b[K',
-      '\r[████████████████] 100% batch 4, 300 items: 250 created, 40 updated, 10 failed\x1b[K',
+      `\r[████████░░░░░░░░]  50% ${line}\x1b[K`,
+      '\r[████████████████] 100% batch 4 of 7: 100 items, 400 of 700 done: 250 created, 40 updated, 10 failed\x1b[K',
       '\n',
     ]);
   });
@@ -545,7 +581,7 @@ describe('progress rendering (in-process)', () => {
     const quiet = createProgress(stream, false);
     quiet.update(state);
     quiet.done();
-    expect(writes).toEqual(['batch 3, 300 items: 250 created, 40 updated, 10 failed\n']);
+    expect(writes).toEqual([`${line}\n`]);
   });
 });
 
@@ -637,7 +673,7 @@ describe('run (in-process)', () => {
     expect(await run(['import', '-'], io)).toBe(2);
     expect(out).toEqual([]);
     expect(err).toEqual([
-      'batch 1, 100 items: 100 created, 0 updated, 0 failed\n',
+      'batch 1: 100 items, 100 done: 100 created, 0 updated, 0 failed\n',
       'stopped after 1 batch: 100 created, 0 updated, 0 failed\n',
       'error: 500 Internal server error: Something broke\n',
     ]);

@@ -1,4 +1,3 @@
-import type { DocSet } from './doc-set.ts';
 import { type CompiledFilters, othersOk, tagsOk } from './filters.ts';
 import { LINK_TYPES, STATUSES, type Store } from './store.ts';
 import { compareCodePoints } from './text.ts';
@@ -10,6 +9,13 @@ import type { FacetName, ProjectFacets, ValueFacet } from './types.ts';
  */
 
 const TOP_TAGS = 50;
+
+/** A set of documents as a facet pass reads it: listed, and tested. */
+export interface DocView {
+  n: number;
+  list: ArrayLike<number>;
+  has(d: number): boolean;
+}
 
 export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
   const out: ProjectFacets = {};
@@ -34,7 +40,7 @@ export function facetPass(
   ix: Store,
   f: CompiledFilters,
   names: FacetName[],
-  set: DocSet | undefined,
+  set: DocView | undefined,
 ): ProjectFacets {
   const hasStatus = f.status !== 0;
   const hasTags = f.tagNums !== undefined;

@@ -118,6 +118,17 @@ export class SortedList {
     }
   }
 
+  /** Calls visit on each element from `from` up to (not including) `to`. */
+  between(from: Position, to: Position, visit: (x: number) => void): void {
+    const blocks = this.blocks;
+    let offset = from.offset;
+    for (let bi = from.block; bi < blocks.length && bi <= to.block; bi++, offset = 0) {
+      const b = blocks[bi]!;
+      const end = bi === to.block ? to.offset : b.length;
+      for (let i = offset; i < end; i++) visit(b[i]!);
+    }
+  }
+
   /** Calls visit on each element before `from`, last first, until it returns false. */
   backward(from: Position, visit: (x: number) => boolean): void {
     const blocks = this.blocks;

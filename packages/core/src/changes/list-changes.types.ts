@@ -5,6 +5,7 @@ import { queryInt } from '../tasks/find-tasks.types.ts';
 import { Change } from './feed.ts';
 
 export const listChangesMeta: Meta = {
+  scope: 'changes:read',
   openapi: {
     method: 'GET',
     path: '/api/changes',

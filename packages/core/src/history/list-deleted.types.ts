@@ -5,6 +5,7 @@ import { count, text, timestamp } from '../schemas/common.ts';
 import { queryInt } from '../schemas/query.ts';
 
 export const listDeletedMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'GET',
     path: '/api/projects/deleted',

@@ -5,6 +5,7 @@ import { count, optional, text } from '../schemas/common.ts';
 import { LockField, Project } from '../schemas/project.ts';
 
 export const lockProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'PUT',
     path: '/api/projects/{slug}/lock',

@@ -5,6 +5,7 @@ import { count, text } from '../schemas/common.ts';
 import { Project } from '../schemas/project.ts';
 
 export const restoreProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'POST',
     path: '/api/projects/deleted/{id}/restore',

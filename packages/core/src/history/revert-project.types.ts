@@ -5,6 +5,7 @@ import { count, text } from '../schemas/common.ts';
 import { Project } from '../schemas/project.ts';
 
 export const revertProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'POST',
     path: '/api/projects/{slug}/revert',

@@ -5,6 +5,7 @@ import { text } from '../schemas/common.ts';
 import { LockProjectOutput } from './lock-project.types.ts';
 
 export const unlockProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'DELETE',
     path: '/api/projects/{slug}/lock',

@@ -4,6 +4,7 @@ import type { Meta } from '../meta.ts';
 import { count, optional, text } from '../schemas/common.ts';
 
 export const checkProjectDuplicatesMeta: Meta = {
+  scope: 'projects:write',
   openapi: {
     method: 'POST',
     path: '/api/webhook/check-duplicates',

@@ -4,6 +4,7 @@ import type { Meta } from '../meta.ts';
 import { count, text } from '../schemas/common.ts';
 
 export const deleteProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'DELETE',
     path: '/api/projects/{slug}',

@@ -5,6 +5,7 @@ import { text } from '../schemas/common.ts';
 import { queryInt } from '../tasks/find-tasks.types.ts';
 
 export const findDuplicatesMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'GET',
     path: '/api/projects/duplicates',

@@ -5,6 +5,7 @@ import { text } from '../schemas/common.ts';
 import { Project } from '../schemas/project.ts';
 
 export const mergeProjectMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'POST',
     path: '/api/projects/{slug}/merge',

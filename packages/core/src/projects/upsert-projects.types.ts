@@ -5,6 +5,7 @@ import { count } from '../schemas/common.ts';
 import { LockField, ProjectInput } from '../schemas/project.ts';
 
 export const upsertProjectsMeta: Meta = {
+  scope: 'projects:write',
   openapi: {
     method: 'POST',
     path: '/api/webhook/projects',

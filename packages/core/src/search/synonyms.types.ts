@@ -23,6 +23,7 @@ export const getSynonymsMeta: Meta = {
 };
 
 export const replaceSynonymsMeta: Meta = {
+  scope: 'curate',
   openapi: {
     method: 'PUT',
     path: '/api/search/synonyms',

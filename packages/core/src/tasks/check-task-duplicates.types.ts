@@ -5,6 +5,7 @@ import { count, text, timestamp } from '../schemas/common.ts';
 import { TaskStatus } from '../schemas/task.ts';
 
 export const checkTaskDuplicatesMeta: Meta = {
+  scope: 'tasks:write',
   openapi: {
     method: 'POST',
     path: '/api/discovery/check-duplicates',

@@ -5,6 +5,7 @@ import { optional, text } from '../schemas/common.ts';
 import { LeasedTask } from '../schemas/task.ts';
 
 export const claimTasksMeta: Meta = {
+  scope: 'tasks:write',
   openapi: {
     method: 'POST',
     path: '/api/discovery/tasks/claim',

@@ -5,6 +5,7 @@ import { count, text } from '../schemas/common.ts';
 import { LockField } from '../schemas/project.ts';
 
 export const completeTaskMeta: Meta = {
+  scope: 'tasks:write',
   openapi: {
     method: 'POST',
     path: '/api/discovery/tasks/{id}/complete',

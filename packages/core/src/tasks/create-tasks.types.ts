@@ -3,6 +3,7 @@ import type { Meta } from '../meta.ts';
 import { count, httpUrl, optional, text } from '../schemas/common.ts';
 
 export const createTasksMeta: Meta = {
+  scope: 'tasks:write',
   openapi: {
     method: 'POST',
     path: '/api/discovery/tasks',

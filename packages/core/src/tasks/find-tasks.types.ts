@@ -4,6 +4,7 @@ import { count, text } from '../schemas/common.ts';
 import { Task, TaskStatus } from '../schemas/task.ts';
 
 export const findTasksMeta: Meta = {
+  scope: 'tasks:read',
   openapi: {
     method: 'GET',
     path: '/api/discovery/tasks',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Meta } from '../meta.ts';
 
 export const getQueueStatsMeta: Meta = {
+  scope: 'tasks:read',
   openapi: {
     method: 'GET',
     path: '/api/discovery/stats',

@@ -5,6 +5,7 @@ import { text } from '../schemas/common.ts';
 import { Task } from '../schemas/task.ts';
 
 export const heartbeatTaskMeta: Meta = {
+  scope: 'tasks:write',
   openapi: {
     method: 'POST',
     path: '/api/discovery/tasks/{id}/heartbeat',

@@ -4,6 +4,7 @@ import { optional, text } from '../schemas/common.ts';
 import { Task } from '../schemas/task.ts';
 
 export const releaseTaskMeta: Meta = {
+  scope: 'tasks:write',
   openapi: {
     method: 'POST',
     path: '/api/discovery/tasks/{id}/release',

@@ -4,6 +4,7 @@ import { jsonObject, text } from '../schemas/common.ts';
 import { Task, TaskStatus } from '../schemas/task.ts';
 
 export const updateTaskStatusMeta: Meta = {
+  scope: 'tasks:write',
   openapi: {
     method: 'PATCH',
     path: '/api/discovery/tasks/{id}',

@@ -4,6 +4,7 @@ import { httpUrl, optional, text } from '../schemas/common.ts';
 import { sampleWebhook, Webhook, WebhookEvent } from './webhook.ts';
 
 export const createWebhookMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'POST',
     path: '/api/webhooks',

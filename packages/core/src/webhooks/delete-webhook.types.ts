@@ -4,6 +4,7 @@ import { text } from '../schemas/common.ts';
 import { sampleWebhook } from './webhook.ts';
 
 export const deleteWebhookMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'DELETE',
     path: '/api/webhooks/{id}',

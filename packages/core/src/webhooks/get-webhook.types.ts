@@ -4,6 +4,7 @@ import { text } from '../schemas/common.ts';
 import { sampleWebhook, Webhook } from './webhook.ts';
 
 export const getWebhookMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'GET',
     path: '/api/webhooks/{id}',

@@ -6,6 +6,7 @@ import { queryInt } from '../tasks/find-tasks.types.ts';
 import { sampleWebhook } from './webhook.ts';
 
 export const listWebhookDeliveriesMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'GET',
     path: '/api/webhooks/{id}/deliveries',

@@ -3,6 +3,7 @@ import type { Meta } from '../meta.ts';
 import { sampleWebhook, Webhook } from './webhook.ts';
 
 export const listWebhooksMeta: Meta = {
+  scope: 'webhooks:manage',
   openapi: {
     method: 'GET',
     path: '/api/webhooks',

@@ -17,6 +17,8 @@ export interface InputReader {
   items: AsyncIterable<InputItem>;
   /** How much of the input has been consumed (0..1), when that is knowable. */
   fraction(): number | undefined;
+  /** Records in the whole input, when knowable: a document, or lines of a regular file. */
+  total: number | undefined;
 }
 
 interface Source {
@@ -24,6 +26,8 @@ interface Source {
   chunks: AsyncIterable<Buffer | string>;
   /** Bytes in a regular file; drives the progress fraction of line-oriented input. */
   size: number | undefined;
+  /** The regular file's path, read once more to count its records before they are sent. */
+  path?: string | undefined;
   ext: string;
 }
 
@@ -38,6 +42,7 @@ export async function openSource(path: string, stdin: AsyncIterable<Buffer | str
       name: path,
       chunks: handle.createReadStream(),
       size: info.isFile() ? info.size : undefined,
+      path: info.isFile() ? path : undefined,
       ext: extname(path).toLowerCase(),
     };
   } catch (err) {
@@ -105,12 +110,13 @@ export async function readItems(source: Source, options: ReadOptions): Promise<I
       break;
     }
   }
-  if (first === undefined) return { items: (async function* () {})(), fraction: () => 1 };
+  if (first === undefined) return { items: (async function* () {})(), fraction: () => 1, total: 0 };
 
   const mode = detectMode(source.ext, first, options.wrapperKey);
   if (mode === 'document') return readDocument(source.name, head, lines, options.wrapperKey);
 
   const size = source.size;
+  const total = source.path === undefined ? undefined : await countRecords(source.path, options);
   let consumedBytes = 0;
   async function* items(): AsyncGenerator<InputItem> {
     let lineNo = 0;
@@ -123,9 +129,8 @@ export async function readItems(source: Source, options: ReadOptions): Promise<I
       lineNo++;
       consumedBytes += Buffer.byteLength(raw) + 1;
       const text = raw.trim();
-      if (text === '') continue;
+      if (!isRecord(text, options)) continue;
       if (options.plainText && !JSON_START.test(text)) {
-        if (text.startsWith('#')) continue; // comments in URL lists
         yield { index: index++, line: lineNo, value: text };
         continue;
       }
@@ -140,7 +145,28 @@ export async function readItems(source: Source, options: ReadOptions): Promise<I
     }
     consumedBytes = size ?? 0;
   }
-  return { items: items(), fraction: () => (size ? Math.min(1, consumedBytes / size) : undefined) };
+  return {
+    items: items(),
+    fraction: () => (size ? Math.min(1, consumedBytes / size) : undefined),
+    total,
+  };
+}
+
+/** A line that is a record: not blank, and in a URL list not a `#` comment. */
+const isRecord = (text: string, options: ReadOptions) =>
+  text !== '' && !(options.plainText && text.startsWith('#'));
+
+/** The records of line-oriented input in a regular file: one pass over its lines, nothing parsed. */
+async function countRecords(path: string, options: ReadOptions): Promise<number> {
+  const handle = await open(path, 'r');
+  let count = 0;
+  try {
+    for await (const raw of splitLines(handle.createReadStream(), path))
+      if (isRecord(raw.trim(), options)) count++;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  return count;
 }
 
 function detectMode(ext: string, first: string, wrapperKey: string): Mode {
@@ -189,7 +215,11 @@ async function readDocument(
       yield { index, value: item };
     }
   }
-  return { items: items(), fraction: () => (array.length ? consumed / array.length : 1) };
+  return {
+    items: items(),
+    fraction: () => (array.length ? consumed / array.length : 1),
+    total: array.length,
+  };
 }
 
 const jsonMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));

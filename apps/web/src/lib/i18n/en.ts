@@ -233,3 +233,6 @@ export const en = {
   synonymsSave: 'Save synonyms',
   synonymsSaved: 'Saved: searches use them now.',
 };
+
+/** One catalog per language (en.ts, zh.ts), keyed the same: the Chinese one is typed by the English one. */
+export type Messages = typeof en;

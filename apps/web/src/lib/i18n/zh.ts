@@ -1,5 +1,5 @@
+import type { Messages } from './en.ts';
 import { formatDuration } from './format-duration.ts';
-import type { Messages } from './i18n.tsx';
 
 export const zh: Messages = {
   appName: '项目目录',

@@ -66,10 +66,13 @@ Example:
     const progress = createProgress(ctx.io.stderr, ctx.values.quiet !== true);
     let batches = 0;
     let items = 0;
-    const report = () =>
+    const report = (batchItems: number) =>
       progress.update({
-        batches,
-        items,
+        batch: batches,
+        batchItems,
+        done: items,
+        total: reader.total,
+        batchSize: BATCH_SIZE,
         counts: { created: summary.created, skipped: summary.skipped, failed: summary.failed },
         fraction: reader.fraction(),
       });
@@ -83,8 +86,9 @@ Example:
       batches++;
       await sendBatch(ctx, force ? batch : await withoutProjectUrls(ctx, batch, summary), summary, fail);
       items += batch.length;
+      const size = batch.length;
       batch = [];
-      report();
+      report(size);
     };
     try {
       for await (const item of reader.items) {

@@ -6,6 +6,8 @@ import { byIndex, type Failure, failureLines } from '../format.ts';
 import { openSource, readItems } from '../input.ts';
 import { createProgress, plural } from '../progress.ts';
 
+const BATCH_SIZE = 100;
+
 export interface ImportSummary {
   processed: number;
   created: number;
@@ -26,8 +28,11 @@ line; blank lines are skipped). '-' reads stdin. The format is told from the con
 .ndjson or .jsonl file is always NDJSON). A line that is not JSON, or a project the service
 refuses, is reported as failed with its index (and line) and does not stop the others.
 
-Progress goes to stderr (a bar on a terminal, one line per batch otherwise); the summary,
-with every failure, to stdout. Exit 1 when any item failed.
+Progress goes to stderr, one line per batch (redrawn in place on a terminal):
+  batch 2 of 7: 100 items, 200 of 700 done: 200 created, 0 updated, 0 failed
+(the batch just sent and its size, then the records done of the whole input; the "of" figures
+only when the input's size is known: a file, not stdin read as lines). The summary, with every
+failure, goes to stdout. Exit 1 when any item failed.
 
 Options:
   --quiet            no progress output
@@ -67,7 +72,7 @@ Example:
     let totals: Awaited<ReturnType<typeof ctx.client.projects.upsertAll>>;
     try {
       totals = await ctx.client.projects.upsertAll(projects(), {
-        batchSize: 100,
+        batchSize: BATCH_SIZE,
         onBatch(p) {
           sofar = {
             batches: p.batch,
@@ -76,8 +81,11 @@ Example:
             failed: p.failed + notSent.length,
           };
           progress.update({
-            batches: p.batch,
-            items: p.processed + notSent.length,
+            batch: p.batch,
+            batchItems: p.items,
+            done: p.processed + notSent.length,
+            total: reader.total,
+            batchSize: BATCH_SIZE,
             counts: { created: p.created, updated: p.updated, failed: sofar.failed },
             fraction: reader.fraction(),
           });
