@@ -37,3 +37,4 @@ export {
   startReaper,
 } from './services/reaper.ts';
 export { readQueueStats } from './tasks/get-queue-stats.ts';
+export { checkedOutputOf } from './trusted-output.ts';

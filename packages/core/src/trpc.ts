@@ -13,7 +13,7 @@ import { AppError, toAppError } from './errors.ts';
 import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
 import type { QueueEvent } from './services/queue-signals.ts';
-import { requestWrites } from './transaction.ts';
+import { newRequestWrites, requestWrites } from './transaction.ts';
 
 /** The response header that tells which point of the change feed an answer reflects (EXTENSIONS D). */
 export const POSITION_HEADER = 'X-Directory-Position';
@@ -101,13 +101,13 @@ const requireReadableBody = t.middleware(({ ctx, next }) => {
  */
 const ownWrites = t.middleware(async ({ ctx, next, type }) => {
   if (type !== 'mutation' || !ctx.readModel) return next();
-  const store = { xids: [] as string[] };
+  const store = newRequestWrites();
   try {
     return await requestWrites.run(store, () => next());
   } finally {
     if (store.xids.length > 0) {
       try {
-        await ctx.readModel.applyOwn(store.xids);
+        await ctx.readModel.applyOwn(store);
       } catch {
         // the follower applies them from the feed
       }

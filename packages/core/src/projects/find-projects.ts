@@ -1,8 +1,15 @@
 import type { ProjectQuery } from '@directory/search';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
+import type { ProjectBody } from '../read-model/detail-cache.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
-import { FindProjectsInput, FindProjectsOutput, findProjectsMeta } from './find-projects.types.ts';
+import { trustedOutput } from '../trusted-output.ts';
+import {
+  FindProjectsInput,
+  FindProjectsOutput,
+  findProjectsMeta,
+  type ProjectListItem,
+} from './find-projects.types.ts';
 
 const sortedSet = <T extends string>(values: T[] | undefined) => [...new Set(values ?? [])].sort();
 
@@ -13,7 +20,7 @@ const sortedSet = <T extends string>(values: T[] | undefined) => [...new Set(val
 export const findProjects = publicProcedure
   .meta(findProjectsMeta)
   .input(FindProjectsInput)
-  .output(FindProjectsOutput)
+  .output(trustedOutput(FindProjectsOutput))
   .query(async ({ ctx, input }) => {
     if (input.sort === 'relevance' && input.q === undefined)
       throw new AppError('VALIDATION', ['sort: relevance needs q']);
@@ -66,15 +73,7 @@ export const findProjects = publicProcedure
       success: true as const,
       projects: hits.flatMap((hit) => {
         const p = byId.get(hit.id);
-        if (!p) return [];
-        const { content, contentEn, ...rest } = p;
-        return [
-          {
-            ...rest,
-            ...(withContent && { content, contentEn }),
-            ...(hit.match && { match: hit.match }),
-          },
-        ];
+        return p ? [listItem(p, hit.match, withContent)] : [];
       }),
       total: found.total,
       totalExact: true,
@@ -83,6 +82,35 @@ export const findProjects = publicProcedure
         hasMore && last
           ? encodeCursor(pageCursor, { key: last.key, id: last.id, asOf: String(asOf) }, scope)
           : null,
-      ...(found.facets && { facets: found.facets }),
+      ...(found.facets && { facets: facetsInOrder(found.facets) }),
     };
   });
+
+/** A project as a list shows it: its fields in the schema's order, content only when asked for. */
+function listItem(p: ProjectBody, match: ProjectListItem['match'], withContent: boolean): ProjectListItem {
+  return {
+    id: p.id,
+    name: p.name,
+    nameEn: p.nameEn,
+    slug: p.slug,
+    description: p.description,
+    descriptionEn: p.descriptionEn,
+    ...(withContent && { content: p.content, contentEn: p.contentEn }),
+    status: p.status,
+    source: p.source,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    tags: p.tags,
+    links: p.links,
+    ...(match && { match }),
+  };
+}
+
+/** The facets asked for, in the schema's order. */
+function facetsInOrder(f: NonNullable<FindProjectsOutput['facets']>): FindProjectsOutput['facets'] {
+  return {
+    ...(f.tags && { tags: f.tags }),
+    ...(f.status && { status: f.status }),
+    ...(f.linkTypes && { linkTypes: f.linkTypes }),
+  };
+}

@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts';
 import { toProject } from '../schemas/project.ts';
 import { missingProject } from '../services/aliases.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
+import { trustedOutput } from '../trusted-output.ts';
 import { GetProjectInput, GetProjectOutput, getProjectMeta } from './get-project.types.ts';
 
 export const projectNotFound = (slug: string) =>
@@ -15,7 +16,7 @@ export const projectNotFound = (slug: string) =>
 export const getProject = publicProcedure
   .meta(getProjectMeta)
   .input(GetProjectInput)
-  .output(GetProjectOutput)
+  .output(trustedOutput(GetProjectOutput))
   .query(async ({ ctx, input }) => {
     const model = await readModelOf(ctx, input.minPosition);
     const id = model.idOfSlug(input.slug);
