@@ -286,7 +286,7 @@ describe('the web console in Chromium', () => {
           return { text: a.textContent, left: r.left, right: r.right, cut: a.scrollWidth > a.clientWidth };
         }),
       );
-      expect(links).toHaveLength(8);
+      expect(links).toHaveLength(9);
       for (const link of links) {
         expect(link.left, `${lang} ${link.text}`).toBeGreaterThanOrEqual(0);
         expect(link.right, `${lang} ${link.text}`).toBeLessThanOrEqual(width);

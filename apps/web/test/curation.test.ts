@@ -106,9 +106,9 @@ describe('curation in the web console (Chromium)', () => {
     const conflict = two.locator('.conflict');
     await conflict.waitFor(WAIT);
     expect(await conflict.innerText()).toContain('Someone else saved this project first');
-    expect(await conflict.locator('tr', { hasText: 'descriptionEn' }).innerText()).toContain(
-      'Edited in the console, in English.',
-    );
+    expect(
+      await conflict.locator('tr', { has: two.locator('[data-field="descriptionEn"]') }).innerText(),
+    ).toContain('Edited in the console, in English.');
     await shoot(two, 'edit-conflict');
     await conflict.getByRole('button', { name: 'Save mine over theirs' }).click();
     await two.getByRole('status').filter({ hasText: 'Saved as revision 4.' }).waitFor(WAIT);

@@ -2,6 +2,18 @@ import { useId } from 'react';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
 import { type Draft, differing } from '../api/draft.ts';
 
+const LABELS = {
+  name: 'fieldName',
+  nameEn: 'fieldNameEn',
+  description: 'fieldDescription',
+  descriptionEn: 'fieldDescriptionEn',
+  content: 'fieldContent',
+  contentEn: 'fieldContentEn',
+  status: 'status',
+  tags: 'tags',
+  links: 'links',
+} as const satisfies Record<keyof Draft, string>;
+
 const shown = (value: Draft[keyof Draft]): string =>
   typeof value === 'string'
     ? value
@@ -43,7 +55,9 @@ export function Conflict(props: {
           <tbody>
             {fields.map((f) => (
               <tr key={f}>
-                <th scope="row">{f}</th>
+                <th scope="row" data-field={f}>
+                  {t[LABELS[f]]}
+                </th>
                 <td className="conflict-theirs">{shown(props.theirs[f])}</td>
                 <td className="conflict-yours">{shown(props.yours[f])}</td>
               </tr>
