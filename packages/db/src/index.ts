@@ -82,5 +82,6 @@ export {
   deliveryCounts,
   listAttempts,
   recordAttempt,
+  recordAttempts,
 } from './webhooks/deliveries.ts';
 export { deleteWebhookById, findWebhook, findWebhooks, insertWebhook } from './webhooks/webhooks.ts';
