@@ -43,10 +43,17 @@ export interface Context {
   count?: ((event: QueueEvent, n: number) => void) | undefined;
   /** The request's X-Directory-Actor header as sent (history/actor.ts reads it). */
   actor?: string | string[] | undefined;
+  /** The request's If-Match header (PATCH /api/projects/{slug}: 412 when the project changed since). */
+  ifMatch?: string | undefined;
   /** The change feed's long-poll signal (absent: polling). */
   feed?: FeedServices | undefined;
   /** WEBHOOK_ALLOW_PRIVATE: webhooks may target loopback and private addresses (default false). */
   allowPrivateWebhookTargets?: boolean | undefined;
+  /**
+   * POSTs a signed webhook message now and resolves to the status code the target answered
+   * (rejects when it cannot be reached or is refused as private): redeliver and ping.
+   */
+  sendWebhook?: ((url: string, body: string, headers: Record<string, string>) => Promise<number>) | undefined;
   /** This process's read model: the reads of projects and tags come from it. */
   readModel?: ReadModel | undefined;
   /** Sets a response header (X-Directory-Position); transports without headers leave it out. */

@@ -25,16 +25,21 @@ export {
 export { insertRevisions, type NewRevision, pruneRevisions } from './history/write.ts';
 export { lockKeys } from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
-export { findAliasTarget, findSlugHolder } from './projects/aliases.ts';
+export { findAliasTarget, findMergeTarget, findSlugHolder } from './projects/aliases.ts';
 export {
-  findLinkKeyOwner,
+  findLinkKeyOwners,
   findProjectKeyMatches,
   findProjectSlugByUrlKey,
   findUrlMatches,
   type ProjectKeyMatches,
 } from './projects/by-url-key.ts';
 export { diffLinksAndTags, type LinksAndTags, type LinksAndTagsDiff, type NewLink } from './projects/diff.ts';
-export { findLinkDuplicates, findNameDuplicates } from './projects/duplicate-groups.ts';
+export { deleteDismissals, insertDismissals, listDismissals } from './projects/dismissals.ts';
+export {
+  type DuplicateProjectRow,
+  findLinkDuplicates,
+  findNameDuplicates,
+} from './projects/duplicate-groups.ts';
 export { findProjectsByIdentity, type IdentifiedProject, type IdentityKeys } from './projects/identity.ts';
 export { replaceLinksAndTags } from './projects/links-and-tags.ts';
 export { findMergeParty, type MergeParty, mergeProjectRows } from './projects/merge.ts';
@@ -42,6 +47,7 @@ export {
   findProjectDetailBySlug,
   findProjectDetailsByIds,
   findProjectIdBySlug,
+  findProjectIdsBySlugs,
   type LinkDetail,
   type ProjectDetailRow,
   projectDetailStatement,
@@ -80,8 +86,16 @@ export {
   type ClaimedDelivery,
   claimDeliveries,
   deliveryCounts,
+  findAttemptForRedelivery,
   listAttempts,
   recordAttempt,
   recordAttempts,
+  recordRedelivery,
 } from './webhooks/deliveries.ts';
-export { deleteWebhookById, findWebhook, findWebhooks, insertWebhook } from './webhooks/webhooks.ts';
+export {
+  deleteWebhookById,
+  findWebhook,
+  findWebhooks,
+  insertWebhook,
+  setWebhookEnabled,
+} from './webhooks/webhooks.ts';

@@ -46,6 +46,8 @@ export async function buildContents(db: Kysely<Database>): Promise<BuiltContents
     },
   );
   index.setSynonyms(synonyms.sets);
+  // the documents of the later batches into the sorted orders now, not on the first query
+  index.prepare();
   return { index, slugs, maxUpdated, snapshot, synonyms };
 }
 
