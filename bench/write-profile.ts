@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { createServer, type Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { createApp } from '../apps/server/src/app.ts';
 import { createLogger } from '../apps/server/src/logger.ts';
