@@ -64,6 +64,7 @@ function build(n: number, project: (i: number) => IndexedProject): { index: Sear
     for (let j = i; j < Math.min(n, i + 10_000); j++) batch.push(project(j));
     index.put(batch);
   }
+  index.prepare();
   return { index, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -163,6 +164,7 @@ if (!values.only || values.only.split(',').includes('hostile')) {
   });
   let worst = 0;
   let sum = 0;
+  hostile.findProjects({ ...base, q: 'warm' });
   for (const q of queries) {
     const t0 = performance.now();
     hostile.findProjects({ ...base, q });

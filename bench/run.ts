@@ -23,6 +23,14 @@ import { prepareSearch, searchScenarios } from './search.ts';
 import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
 import { currentSection } from './web.ts';
 import { runWithWriter, type WriterRun } from './writer.ts';
+import {
+  renderWritesSection,
+  runWritesBench,
+  WRITES_END,
+  WRITES_START,
+  type WritesResult,
+  withWritesSection,
+} from './writes.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
 
@@ -47,6 +55,10 @@ const { values: flags } = parseArgs({
     'compare-projects': { type: 'string' },
     'compare-rounds': { type: 'string' },
     'history-projects': { type: 'string' },
+    'writes-projects': { type: 'string' },
+    'writes-batches': { type: 'string' },
+    'writes-backends': { type: 'string' },
+    'writes-before': { type: 'string' },
     'cpu-prof': { type: 'string' },
     'writer-rate': { type: 'string' },
     'writer-batch': { type: 'string' },
@@ -271,7 +283,8 @@ try {
     console.log('warning: the machine is busy; the figures will be low and noisy');
   const report: Report = { machine, settings, sizes: [] };
   // `--scenarios queue` runs the queue part alone (bench/queue.ts)
-  const queueOnly = only.length > 0 && only.every((key) => key === 'queue' || key === 'history');
+  const queueOnly =
+    only.length > 0 && only.every((key) => key === 'queue' || key === 'history' || key === 'writes');
   if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
   if (!queueOnly && before !== 'none' && wanted('upsert-before')) {
     console.log(`\n== upserts: the server of ${before} (before the read model) and this one`);
@@ -310,6 +323,28 @@ try {
     });
     console.log(renderHistory(report.history).join('\n'));
   }
+  // `--scenarios writes` runs the write path's part (bench/writes.ts, issue 27)
+  let writes: WritesResult | undefined;
+  if (only.length === 0 || only.includes('writes')) {
+    const commit = setting('writes-before', 'BENCH_WRITES_BEFORE', 'e4fd001');
+    writes = await runWritesBench({
+      adminUrl,
+      apiKey,
+      commit,
+      beforeRoot: join(tmpdir(), `bench-before-${commit}`),
+      projects: integer('writes-projects', 'BENCH_WRITES_PROJECTS', 100_000, 1000),
+      batches: integer('writes-batches', 'BENCH_WRITES_BATCHES', 100, 4),
+      clients: settings.upsertConnections,
+      dbPoolSize: settings.dbPoolSize,
+      freshnessSamples: Math.min(freshnessSamples, 200),
+      backends: setting('writes-backends', 'BENCH_WRITES_BACKENDS', 'PostgreSQL,PGlite')
+        .split(',')
+        .map((b) => (b.trim().toLowerCase() === 'pglite' ? 'PGlite' : 'PostgreSQL')),
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+      untrack: (x) => ('stop' in x ? children.delete(x) : databases.delete(x)),
+    });
+    console.log(renderWritesSection(writes));
+  }
   if (!queueOnly) console.log(renderSummary(report));
   let queue: QueueSizeResult[] = [];
   if (only.length === 0 || only.includes('queue')) {
@@ -333,7 +368,9 @@ try {
     const text = queueOnly
       ? readFileSync(file, 'utf8')
       : renderMarkdown(report) + [analysis, web].map((x) => (x ? `\n${x}\n` : '')).join('');
-    writeFileSync(file, queueSection ? withQueueSection(text, queueSection) : text);
+    const withQueue = queueSection ? withQueueSection(text, queueSection) : text;
+    const writesSection = writes ? renderWritesSection(writes) : keptBetween(file, WRITES_START, WRITES_END);
+    writeFileSync(file, writesSection ? withWritesSection(withQueue, writesSection) : withQueue);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);

@@ -15,6 +15,15 @@ import { allowedTypos, prefixDistance } from './typo.ts';
  * better ones; two words combine code by code (AND, into the code of the worse of the two).
  */
 
+/**
+ * Bounds of a query's typo work (beyond the contract, EXTENSIONS D; the README says why):
+ * typos for the first MAX_TYPO_WORDS words that may have some (the later words match
+ * exactly), at most MAX_TYPO_TERMS typo-expanded tokens per word, and each word's walk of the
+ * vocabulary bounded by TYPO_WALK_STEPS (vocabulary.ts).
+ */
+export const MAX_TYPO_WORDS = 4;
+export const MAX_TYPO_TERMS = 100;
+
 /** A query word: the terms that must all match, and its synonyms' terms (each a conjunction). */
 export interface Word {
   terms: string[];
@@ -167,6 +176,17 @@ function combine(pool: BitPool, a: Coded, b: Coded): Coded {
   return out;
 }
 
+/**
+ * The typo-expanded tokens of a word a search reads: all of them up to MAX_TYPO_TERMS, else
+ * that many, fewest typos first, then the most frequent (the largest posting lists).
+ */
+function typoTerms(ix: Store, ids: number[], typos: number[]): number[] {
+  const all = ids.map((_, i) => i);
+  if (all.length <= MAX_TYPO_TERMS) return all;
+  const size = all.map((i) => ix.latinName.size(ids[i]!) + ix.latinDesc.size(ids[i]!));
+  return all.sort((a, b) => typos[a]! - typos[b]! || size[b]! - size[a]!).slice(0, MAX_TYPO_TERMS);
+}
+
 /** The documents a term matches, by their best match code. */
 export function termSet(ix: Store, term: string, synonym: boolean, typosOn: boolean, within?: Bits): Coded {
   const out = new Coded(ix.bits);
@@ -187,7 +207,7 @@ export function termSet(ix: Store, term: string, synonym: boolean, typosOn: bool
         ix.latinDesc.orInto(t, descSet);
       }
     }
-    for (let i = 0; i < m.typo.length; i++) {
+    for (const i of typoTerms(ix, m.typo, m.typos)) {
       const t = m.typo[i]!;
       ix.latinName.orInto(t, out.layer(matchCode(CLASS_NAME, m.typos[i]!, synonym)));
       ix.latinDesc.orInto(t, out.layer(matchCode(CLASS_DESCRIPTION, m.typos[i]!, synonym)));
@@ -247,15 +267,19 @@ export function match(ix: Store, q: string, typosOn: boolean): Matched | null {
   const { words, terms } = queryWords(ix, q);
   if (words.length === 0) return null;
   let acc: Coded | undefined;
+  let typoWords = 0;
   for (const word of words) {
+    // typos for the first MAX_TYPO_WORDS words that may have some; the later ones match exactly
+    const typos = typosOn && typoWords < MAX_TYPO_WORDS;
+    if (typos && word.terms.some((t) => !isCjkToken(t) && allowedTypos(t) > 0)) typoWords++;
     // the word: its own terms, all of them (a conjunction), or any of its synonyms
     let wordSet: Coded;
     if (word.synonyms.length === 0 && word.terms.length === 1)
-      wordSet = termSet(ix, word.terms[0]!, false, typosOn, acc?.union);
+      wordSet = termSet(ix, word.terms[0]!, false, typos, acc?.union);
     else {
       wordSet = new Coded(ix.bits);
       [word.terms, ...word.synonyms].forEach((alt, ai) => {
-        const altSet = conjunction(ix, alt, ai > 0, typosOn, acc?.union);
+        const altSet = conjunction(ix, alt, ai > 0, typos, acc?.union);
         for (const c of altSet.codes) wordSet.layer(c).or(altSet.at[c]!);
       });
       wordSet.resolve();

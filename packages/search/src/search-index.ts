@@ -24,6 +24,7 @@ import type {
  */
 export class SearchIndex extends Store {
   findProjects(query: ProjectQuery): ProjectHits {
+    this.prepare();
     const f = compileFilters(this, query);
     const facetNames = [...new Set(query.facets)];
     if (query.q !== undefined) {

@@ -146,6 +146,63 @@ export class SortedList {
     }
   }
 
+  /**
+   * Moves a position past the run of elements, from it on, for which `inside` holds (a prefix
+   * of the rest of the list): galloping over blocks by their last element, then within the
+   * block, so that a short run costs a few probes. Returns the probes made.
+   */
+  skip(p: Position, inside: (x: number) => boolean): number {
+    const blocks = this.blocks;
+    let probes = 0;
+    // blocks wholly inside: gallop, then binary search, on their last elements
+    let lo = p.block;
+    if (lo >= blocks.length) return 0;
+    let step = 1;
+    let hi = lo;
+    while (hi < blocks.length) {
+      const b = blocks[hi]!;
+      probes++;
+      if (!inside(b[b.length - 1]!)) break;
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, blocks.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const b = blocks[mid]!;
+      probes++;
+      if (inside(b[b.length - 1]!)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo !== p.block) {
+      p.block = lo;
+      p.offset = 0;
+    }
+    if (lo >= blocks.length) return probes;
+    const b = blocks[lo]!;
+    let l = p.offset;
+    let h = b.length - 1; // the last element is not inside
+    let s = 1;
+    while (l + s < h) {
+      probes++;
+      if (!inside(b[l + s]!)) {
+        h = l + s;
+        break;
+      }
+      l += s;
+      s *= 2;
+    }
+    while (l < h) {
+      const mid = (l + h) >> 1;
+      probes++;
+      if (inside(b[mid]!)) l = mid + 1;
+      else h = mid;
+    }
+    p.offset = l;
+    return probes;
+  }
+
   /** The element at a position (undefined past the end). */
   at(p: Position): number | undefined {
     return this.blocks[p.block]?.[p.offset];

@@ -246,8 +246,9 @@ export class Store {
   // ————————————————————————————————————————— projects
 
   put(projects: IndexedProject[]): void {
-    // a large batch (a build) sorts the orders once instead of inserting one by one
-    const bulk = projects.length > 1000 && projects.length > this.live / 8;
+    // a batch (a build reads 20,000 at a time) buffers its postings and adds them by term,
+    // and leaves its new documents for the orders to take in at once (prepare: one sort)
+    const batch = projects.length > 1000;
     for (const p of projects) {
       const tagNums = p.tagIds.map((id) => {
         const num = this.tagOf.get(id);
@@ -255,30 +256,56 @@ export class Store {
         return num;
       });
       const d = this.docOf.get(p.id);
-      if (d === undefined) this.insert(p, tagNums, bulk);
+      if (d === undefined) this.insert(p, tagNums, batch);
       else {
-        // a replace diffs against the postings: the buffered pairs go in first
+        // a replace diffs against the postings and moves in the orders: both up to date first
         this.flushPairs();
-        this.replace(d, p, tagNums, bulk);
+        this.flushOrders();
+        this.replace(d, p, tagNums);
       }
     }
-    if (bulk) {
+    if (batch) {
       this.flushPairs();
       this.pairs.clear();
-      const all: number[] = [];
-      for (let d = 0; d < this.end; d++) if (this.projects[d]) all.push(d);
-      this.byUpdated.reset(all.slice());
-      this.byCreated.reset(all.slice());
-      this.byName.reset(all.slice());
-      const entries: number[] = [];
-      for (const d of all)
-        for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) entries.push(e);
-      this.byKey.reset(entries);
-      this.byId.reset(all);
     }
   }
 
+  /**
+   * Takes the documents a batch left out into the orders, and the new tokens into the
+   * vocabulary's order: a build ends with it, so that no query pays for it; every query
+   * starts with it (nothing to do but when a batch was put since).
+   */
+  prepare(): void {
+    this.flushOrders();
+    this.vocab.prepare();
+  }
+
+  /** New documents of batches, not in the orders yet. */
+  private unordered: number[] = [];
+
+  private flushOrders() {
+    if (this.unordered.length === 0) return;
+    if (this.unordered.length > this.live / 8) {
+      const all: number[] = [];
+      for (let d = 0; d < this.end; d++) if (this.projects[d]) all.push(d);
+      this.resetOrders(all);
+    } else for (const d of this.unordered) this.order(d);
+    this.unordered = [];
+  }
+
+  private resetOrders(all: number[]) {
+    this.byUpdated.reset(all.slice());
+    this.byCreated.reset(all.slice());
+    this.byName.reset(all.slice());
+    const entries: number[] = [];
+    for (const d of all)
+      for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) entries.push(e);
+    this.byKey.reset(entries);
+    this.byId.reset(all);
+  }
+
   remove(projectIds: string[]): void {
+    this.flushOrders();
     for (const id of projectIds) {
       const d = this.docOf.get(id);
       if (d === undefined) continue;
@@ -328,7 +355,7 @@ export class Store {
     this.sourceOf = s;
   }
 
-  private insert(p: IndexedProject, tagNums: number[], bulk: boolean) {
+  private insert(p: IndexedProject, tagNums: number[], batch: boolean) {
     const d = this.free.pop() ?? this.end++;
     this.grow(this.end);
     this.docOf.set(p.id, d);
@@ -337,22 +364,23 @@ export class Store {
     this.live++;
     const terms = termsOf(p);
     this.setDoc(d, p, tagNums, terms);
-    if (bulk) this.bufferPairs(d, terms);
+    if (batch) this.bufferPairs(d, terms);
     else this.post(d, terms);
     this.count(d);
-    if (!bulk) this.order(d);
+    if (batch) this.unordered.push(d);
+    else this.order(d);
   }
 
-  private replace(d: number, p: IndexedProject, tagNums: number[], bulk: boolean) {
+  private replace(d: number, p: IndexedProject, tagNums: number[]) {
     const old = this.projects[d]!;
     const before = termsOf(old);
-    if (!bulk) this.unorder(d);
+    this.unorder(d);
     this.uncount(d);
     const after = termsOf(p);
     this.diff(d, before, after);
     this.setDoc(d, p, tagNums, after);
     this.count(d);
-    if (!bulk) this.order(d);
+    this.order(d);
   }
 
   private setDoc(d: number, p: IndexedProject, tagNums: number[], terms: Terms) {

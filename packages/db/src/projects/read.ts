@@ -138,3 +138,12 @@ export async function findProjectIdBySlug(db: Db, slug: string): Promise<string 
   const { rows } = await sql<{ id: string }>`select id from projects where slug = ${slug}`.execute(db);
   return rows[0]?.id;
 }
+
+/** The ids of the projects with these slugs, by slug (a slug no project has is absent). */
+export async function findProjectIdsBySlugs(db: Db, slugs: readonly string[]): Promise<Map<string, string>> {
+  if (slugs.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; slug: string }>`
+    select id, slug from projects where slug = any(${[...slugs]}::text[])
+  `.execute(db);
+  return new Map(rows.map((r) => [r.slug, r.id]));
+}
