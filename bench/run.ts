@@ -63,6 +63,7 @@ const { values: flags } = parseArgs({
     'writer-rate': { type: 'string' },
     'writer-batch': { type: 'string' },
     'database-url': { type: 'string' },
+    'response-cache-mb': { type: 'string' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -111,6 +112,8 @@ const only = setting('scenarios', 'BENCH_SCENARIOS', '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+// RESPONSE_CACHE_MB of the measured server (unset: its default); 0 measures every answer afresh.
+const responseCacheMb = setting('response-cache-mb', 'BENCH_RESPONSE_CACHE_MB', '');
 const adminUrl = setting('database-url', 'BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test');
 const apiKey = `bench-${randomBytes(12).toString('hex')}`;
 
@@ -154,6 +157,7 @@ async function runSize(projects: number): Promise<SizeResult> {
     WEBHOOK_API_KEY: apiKey,
     LOG_LEVEL: 'warn',
     DB_POOL_SIZE: String(settings.dbPoolSize),
+    ...(responseCacheMb !== '' && { RESPONSE_CACHE_MB: responseCacheMb }),
   };
   const start = async (name: string, nodeArgs: string[] = []) => {
     // A million projects take a while to build into a model; the bench waits for it.
