@@ -10,6 +10,8 @@ import * as urlKeys from './migrations/2026_11_25_000700_url_keys.ts';
 import * as merges from './migrations/2026_11_25_000710_merges.ts';
 import * as readModel from './migrations/2026_11_25_000720_read_model.ts';
 import * as history from './migrations/2026_11_25_000800_history.ts';
+import * as writePath from './migrations/2026_11_26_000900_write_path.ts';
+import * as curation from './migrations/2026_11_26_000950_curation.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -24,6 +26,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_000710_merges': merges,
   '2026_11_25_000720_read_model': readModel,
   '2026_11_25_000800_history': history,
+  '2026_11_26_000900_write_path': writePath,
+  '2026_11_26_000950_curation': curation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -175,7 +175,7 @@ export interface WebhookAttemptsTable {
 }
 
 export type RevisionAction = 'created' | 'updated' | 'deleted';
-export type RevisionVia = 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock';
+export type RevisionVia = 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock' | 'edit';
 
 /** A project's revisions (migration 2026_11_25_000800_history): the whole project as of each write. */
 export interface ProjectRevisionsTable {
@@ -194,6 +194,14 @@ export interface ProjectRevisionsTable {
   project: ColumnType<unknown, string, string>;
 }
 
+/** Pairs of projects said to be distinct (migration 2026_11_26_000950_curation): project_a < project_b. */
+export interface DuplicateDismissalsTable {
+  project_a: string;
+  project_b: string;
+  at: Generated<Timestamp>;
+  actor: string | null;
+}
+
 export interface Database {
   projects: ProjectsTable;
   tags: TagsTable;
@@ -210,6 +218,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   project_revisions: ProjectRevisionsTable;
+  duplicate_dismissals: DuplicateDismissalsTable;
 }
 
 /** The columns of a project as the API shows it (the search columns are the service's own). */

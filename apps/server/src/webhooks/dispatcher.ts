@@ -1,11 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import {
   attemptError,
   GIVE_UP_AFTER_MS,
-  isPrivateAddress,
   messageId,
   retryDelayMs,
   signedHeaders,
@@ -20,6 +15,7 @@ import {
 } from '@directory/db';
 import type { ChangeSignal } from '../changes/signal.ts';
 import { describeError, type Logger } from '../logger.ts';
+import { createPoster } from './post.ts';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -50,13 +46,13 @@ export interface DispatcherOptions {
 export function startDispatcher(options: DispatcherOptions): { stop(): Promise<void> } {
   const { db, logger, batchSize = 50 } = options;
   const leaseMs = options.timeoutMs + 5_000;
-  // Kept-alive connections: a busy webhook gets many POSTs a second. A connection is opened
-  // through guardedLookup, so a reused one goes to an address that was checked.
-  const agents = {
-    http: new HttpAgent({ keepAlive: true, maxSockets: batchSize }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: batchSize }),
-  };
   const aborter = new AbortController();
+  const poster = createPoster({
+    allowPrivateTargets: options.allowPrivateTargets,
+    timeoutMs: options.timeoutMs,
+    maxSockets: batchSize,
+    signal: aborter.signal,
+  });
   let stopped = false;
   let wake: (() => void) | undefined;
   let pending = false;
@@ -81,7 +77,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      statusCode = await post(d.url, body, signedHeaders(d.secret, id, body, new Date()));
+      statusCode = await poster.post(d.url, body, signedHeaders(d.secret, id, body, new Date()));
       error = attemptError(statusCode);
     } catch (err) {
       if (aborter.signal.aborted) return; // shutting down: the lease runs out, another attempt follows
@@ -109,40 +105,6 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
     } catch (err) {
       logger.warn({ error: describeError(err), webhookId: d.webhookId }, 'webhook: cannot record a delivery');
     }
-  }
-
-  /** POSTs `body` and resolves to the status code; the answer's body is read and dropped. */
-  function post(target: string, body: string, headers: Record<string, string>): Promise<number> {
-    const url = new URL(target);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (!options.allowPrivateTargets && isIP(host) && isPrivateAddress(host))
-      return Promise.reject(
-        new Error(`refused: ${host} is a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
-      );
-    const https = url.protocol === 'https:';
-    const request = https ? httpsRequest : httpRequest;
-    return new Promise<number>((resolve, reject) => {
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          // The address actually connected to is checked, not only the one seen at creation.
-          lookup: options.allowPrivateTargets ? undefined : guardedLookup,
-          signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(options.timeoutMs)]),
-          agent: https ? agents.https : agents.http,
-        },
-        (res: IncomingMessage) => {
-          res.on('data', () => {});
-          res.on('end', () => resolve(res.statusCode ?? 0));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', (err: Error) =>
-        reject(err.name === 'TimeoutError' ? new Error(`no answer within ${options.timeoutMs} ms`) : err),
-      );
-      req.end(body);
-    });
   }
 
   const loop = (async () => {
@@ -181,27 +143,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
       const grace = setTimeout(() => aborter.abort(), 1_000);
       await loop;
       clearTimeout(grace);
-      agents.http.destroy();
-      agents.https.destroy();
+      poster.destroy();
     },
   };
 }
-
-/** dns.lookup that fails for private addresses, so a connection never reaches one. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, '', 0);
-    const blocked = addresses.find((a) => isPrivateAddress(a.address));
-    if (blocked) {
-      return callback(
-        new Error(`refused: ${hostname} resolves to a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
-        '',
-        0,
-      );
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
-    callback(null, first.address, first.family);
-  });
-};

@@ -15,15 +15,81 @@ export interface AttemptRecord {
   at: Date;
 }
 
-/** The most recent delivery attempts of a webhook, newest first. */
+const ATTEMPT = sql.raw(`id::text as id, change_id::text as "changeId", event, status_code as "statusCode",
+  error, success, duration_ms as "durationMs", at`);
+
+/** The most recent delivery attempts of a webhook, newest first by time (then by id). */
 export async function listAttempts(db: Db, webhookId: string, limit: number): Promise<AttemptRecord[]> {
   const { rows } = await sql<AttemptRecord>`
-    select id::text as id, change_id::text as "changeId", event, status_code as "statusCode", error,
-      success, duration_ms as "durationMs", at
-    from webhook_attempts where webhook_id = ${webhookId}
-    order by id desc limit ${limit}
+    select ${ATTEMPT} from webhook_attempts where webhook_id = ${webhookId}
+    order by at desc, id desc limit ${limit}
   `.execute(db);
   return rows;
+}
+
+/**
+ * What a redelivery sends again (EXTENSIONS H): the attempt's delivery and the change it
+ * carried, as the dispatcher's claim reads them; undefined when the webhook has no such attempt.
+ * `change` is null when the change is no longer kept (CHANGES_RETENTION_DAYS).
+ */
+export async function findAttemptForRedelivery(
+  db: Db,
+  webhookId: string,
+  attemptId: string,
+): Promise<{ deliveryId: string; change: ChangeRecord | null } | undefined> {
+  const { rows } = await sql<{
+    deliveryId: string;
+    change: (Omit<ChangeRecord, 'at'> & { at: string }) | null;
+  }>`
+    select a.delivery_id::text as "deliveryId",
+      case when c.id is null then null else json_build_object(
+        'id', c.id::text, 'xid', c.xid::text, 'type', c.type, 'at', c.at, 'projectId', c.project_id,
+        'slug', c.slug, 'taskId', c.task_id, 'intoProjectId', c.into_project_id, 'intoSlug', c.into_slug
+      ) end as change
+    from webhook_attempts a left join changes c on c.id = a.change_id
+    where a.webhook_id = ${webhookId} and a.id = ${attemptId}::bigint
+  `.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    deliveryId: row.deliveryId,
+    change: row.change && { ...row.change, at: new Date(row.change.at) },
+  };
+}
+
+/**
+ * Records a redelivery's attempt; when it succeeded, its delivery is done (if it was still
+ * pending or given up) and the webhook's run of failures ends. Returns the attempt.
+ */
+export async function recordRedelivery(
+  db: Db,
+  r: {
+    webhookId: string;
+    deliveryId: string;
+    changeId: string;
+    event: string;
+    statusCode: number | null;
+    error: string | null;
+    success: boolean;
+    durationMs: number;
+  },
+): Promise<AttemptRecord> {
+  const { rows } = await sql<AttemptRecord>`
+    with del as (
+      update webhook_deliveries set status = 'DELIVERED', delivered_at = now()
+      where ${r.success} and id = ${r.deliveryId}::bigint and status <> 'DELIVERED'
+      returning 1
+    ), hook as (
+      update webhooks set consecutive_failures = 0 where ${r.success} and id = ${r.webhookId}
+      returning 1
+    )
+    insert into webhook_attempts
+      (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms)
+    values (${r.webhookId}, ${r.deliveryId}::bigint, ${r.changeId}::bigint, ${r.event},
+      ${r.statusCode}, ${r.error}, ${r.success}, ${Math.round(r.durationMs)})
+    returning ${ATTEMPT}
+  `.execute(db);
+  return rows[0]!;
 }
 
 export interface ClaimedDelivery extends Omit<ChangeRecord, 'id'> {

@@ -3,13 +3,17 @@ import { request } from '../../../lib/api-client.ts';
 
 // EXTENSIONS.md E: duplicates and merges.
 
-export type DuplicateGroup = RouterOutputs['projects']['duplicates']['groups'][number];
+type Duplicates = RouterOutputs['projects']['duplicates'];
+export type DuplicatePage = Extract<Duplicates, { groups: unknown }>;
+export type DuplicateGroup = DuplicatePage['groups'][number];
+export type DismissalPage = Extract<Duplicates, { dismissals: unknown }>;
 
 export const listDuplicates = (cursor: string | null, signal?: AbortSignal) =>
-  request((client) => client.projects.duplicates({ limit: 20, ...(cursor && { cursor }) }), {
-    key: true,
-    signal,
-  });
+  request(
+    async (client) =>
+      (await client.projects.duplicates({ limit: 20, ...(cursor && { cursor }) })) as DuplicatePage,
+    { key: true, signal },
+  );
 
 export const mergeProject = (slug: string, into: string) =>
   request((client) => client.projects.merge({ slug, into }), { key: true });
