@@ -4,6 +4,7 @@ import { type ChangesResult, renderChanges } from './changes.ts';
 import { type HistoryResult, renderHistory } from './history.ts';
 import { cpuOf, type Freshness, itemsOf, type ModelFigures, type UpsertComparison } from './model.ts';
 import type { Measurement } from './scenarios.ts';
+import { WRITER_HEADER, type WriterRun, writerRows } from './writer.ts';
 
 export interface Machine {
   cpu: string;
@@ -36,6 +37,8 @@ export interface SizeResult {
   measurements: Measurement[];
   model: ModelFigures;
   freshness?: Freshness;
+  /** Searches while a writer updates projects (bench/writer.ts). */
+  writer?: WriterRun[];
   /** Warnings and errors the service logged during the run (LOG_LEVEL=warn). */
   serverLog: string;
 }
@@ -527,7 +530,9 @@ Run it on an otherwise idle machine: the load generator, the servers and Postgre
 | \`--upsert-connections\` | \`BENCH_UPSERT_CONNECTIONS\` | 4 | connections for the upsert batches (on 2 cores, more batches at once only contend for the same cores) |
 | \`--db-pool-size\` | \`BENCH_DB_POOL_SIZE\` | 10 | \`DB_POOL_SIZE\` of the server and the baseline |
 | \`--claims-per-second\` | \`BENCH_CLAIMS_PER_SECOND\` | 5000 | PENDING tasks added for the claim scenario per second of its run |
-| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\`, \`history\` |
+| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\`, \`history\`, \`writer\` (every search with a concurrent writer; one: \`writer-search-zh\`) |
+| \`--writer-rate\` | \`BENCH_WRITER_RATE\` | 50 | projects per second the writer of the \`writer\` scenarios tries to update (a batch at a time, each after the last answered) |
+| \`--writer-batch\` | \`BENCH_WRITER_BATCH\` | 5 | projects per batch of that writer |
 | \`--response-cache-mb\` | \`BENCH_RESPONSE_CACHE_MB\` | (the server's) | \`RESPONSE_CACHE_MB\` of the measured server: 0 measures every answer afresh |
 | \`--write\` | | | write this file |
 
@@ -626,6 +631,14 @@ export function renderMarkdown(report: Report): string {
   for (const size of report.sizes) {
     out.push('', `## ${sizeTitle(size)}`, '');
     out.push(mdTable(RESULT_HEADER, resultRows(size)));
+    if (size.writer) {
+      out.push(
+        '',
+        `While a writer updates projects through endpoint 1 (bench/writer.ts; ÷ slug: GET by slug alone above):`,
+        '',
+      );
+      out.push(mdTable(WRITER_HEADER, writerRows(size.writer, slugOf(size)?.reqPerSec)));
+    }
   }
   const rows = scalingRows(report);
   if (rows.length > 0) {

@@ -19,9 +19,10 @@ import {
 } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
-import { prepareSearch } from './search.ts';
+import { prepareSearch, searchScenarios } from './search.ts';
 import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
 import { currentSection } from './web.ts';
+import { runWithWriter, type WriterRun } from './writer.ts';
 import {
   renderWritesSection,
   runWritesBench,
@@ -59,6 +60,8 @@ const { values: flags } = parseArgs({
     'writes-backends': { type: 'string' },
     'writes-before': { type: 'string' },
     'cpu-prof': { type: 'string' },
+    'writer-rate': { type: 'string' },
+    'writer-batch': { type: 'string' },
     'database-url': { type: 'string' },
     'response-cache-mb': { type: 'string' },
     write: { type: 'boolean', default: false },
@@ -100,6 +103,9 @@ const compareProjects = integer('compare-projects', 'BENCH_COMPARE_PROJECTS', 10
 const compareRounds = integer('compare-rounds', 'BENCH_COMPARE_ROUNDS', 2, 1);
 // A directory for a CPU profile of the measured server at each size (node --cpu-prof), written when it stops.
 const cpuProfile = setting('cpu-prof', 'BENCH_CPU_PROF', '');
+// The writer of the `writer-…` scenarios: projects per second it tries to update, and per batch.
+const writerRate = integer('writer-rate', 'BENCH_WRITER_RATE', 50, 1);
+const writerBatch = integer('writer-batch', 'BENCH_WRITER_BATCH', 5, 1);
 const claimsPerSecond = integer('claims-per-second', 'BENCH_CLAIMS_PER_SECOND', 5000, 1);
 const tasks = integer('tasks', 'BENCH_TASKS', DEFAULT_TASKS, 1);
 const only = setting('scenarios', 'BENCH_SCENARIOS', '')
@@ -223,6 +229,19 @@ async function runSize(projects: number): Promise<SizeResult> {
     // autocannon drops its connections at the end with requests in flight; let them finish.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await stop(baseline);
+    // Searches while a writer updates projects (bench/writer.ts): `writer` runs them all.
+    const withWriter = searchScenarios(settings).filter((s) => wanted('writer') || wanted(`writer-${s.key}`));
+    let writer: WriterRun[] | undefined;
+    if (withWriter.length > 0) {
+      console.log(`  while a writer updates ${writerRate} projects/s in batches of ${writerBatch}:`);
+      writer = await runWithWriter(
+        withWriter,
+        server,
+        settings,
+        { apiKey, projects, rate: writerRate, batch: writerBatch },
+        (line) => console.log(line),
+      );
+    }
     const end = memoryOf(server.pid);
     if (end) model.end = end;
 
@@ -247,6 +266,7 @@ async function runSize(projects: number): Promise<SizeResult> {
       measurements,
       model,
       ...(freshness && { freshness }),
+      ...(writer && { writer }),
       serverLog: server.output(),
     };
   } finally {

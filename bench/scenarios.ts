@@ -297,11 +297,12 @@ const newTally = (): Tally => ({ created: 0, updated: 0, failed: 0, notes: new S
 export async function measure(
   scenario: Scenario,
   target: { url: string; pid: number },
-  options: Pick<ScenarioOptions, 'duration' | 'warmup'>,
+  options: Pick<ScenarioOptions, 'duration' | 'warmup'> & { onMeasure?: () => void },
 ): Promise<Measurement> {
   const { url, pid } = target;
   await scenario.prepare?.();
   if (options.warmup > 0) await cannon(url, scenario, options.warmup, newTally());
+  options.onMeasure?.();
   const tally = newTally();
   const cpuBefore = cpuSeconds(pid);
   const { result, latencies } = await cannon(url, scenario, options.duration, tally);

@@ -174,6 +174,10 @@ export function restRouter(options: RestOptions): Router {
     const inputFromQuery = route.method === 'get' || (route.method === 'delete' && !route.bodyInput);
     const routeName = `${route.method.toUpperCase()} ${route.path}`;
     rest[route.method](route.path, async (req: Request, res: Response) => {
+      // A read of the model is answered in a turn of the reads (read-model/turns.ts), so that
+      // however many clients read, writes and /healthz get the event loop between turns.
+      const inReadTurn = route.readsModel === true && model !== undefined;
+      if (inReadTurn) await model.turn();
       // A read of the model asked again while the model has not changed: the kept answer.
       // (minPosition may have to wait: such reads go the whole way.)
       const cacheKey =
@@ -232,6 +236,7 @@ export function restRouter(options: RestOptions): Router {
         allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
         sendWebhook: options.sendWebhook,
         readModel: options.readModel,
+        inReadTurn,
         setHeader: (name, value) => res.setHeader(name, value),
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};

@@ -44,9 +44,6 @@ export const findProjects = publicProcedure
     };
     const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
     const model = await readModelOf(ctx, input.minPosition);
-    // The walk's first page fixes asOf: later pages leave out projects written after it, so
-    // that one whose sort key moved past the cursor is not listed twice.
-    const asOf = after?.asOf !== undefined ? Number(after.asOf) : model.asOf;
     const query: ProjectQuery = {
       ...(input.q !== undefined && { q: input.q }),
       typos,
@@ -59,10 +56,18 @@ export const findProjects = publicProcedure
       sort,
       order,
       limit: input.limit,
-      ...(after && { after: { key: after.key, id: after.id }, asOf }),
       facets: [...new Set(input.facets ?? [])],
     };
-    const found = model.index.findProjects(query);
+    const { found, asOf } = await model.search((index) => {
+      // The walk's first page fixes asOf (what the model has when it is searched): later pages
+      // leave out projects written after it, so that one whose sort key moved past the cursor
+      // is not listed twice.
+      const asOf = after?.asOf !== undefined ? Number(after.asOf) : model.asOf;
+      const found = index.findProjects(
+        after ? { ...query, after: { key: after.key, id: after.id }, asOf } : query,
+      );
+      return { found, asOf };
+    }, ctx.inReadTurn);
     const hits = found.hits.slice(0, input.limit);
     const hasMore = found.hits.length > input.limit;
     const projects = await model.projects(hits.map((h) => h.id));

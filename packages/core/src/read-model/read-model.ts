@@ -19,6 +19,7 @@ import { DetailCache, type ProjectBody as Project } from './detail-cache.ts';
 import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
 import { decodePosition, encodePosition, Freshness } from './position.ts';
 import { projectsOf } from './project-pages.ts';
+import { Turns } from './turns.ts';
 import { pause, timer } from './waiting.ts';
 
 /*
@@ -47,6 +48,8 @@ import { pause, timer } from './waiting.ts';
  *   transaction holds the feed back, it looks again every 20 ms.
  * - Pages (project-pages.ts): the projects of a page in the API's shape, through the detail
  *   cache (detail-cache.ts).
+ * - Turns (turns.ts): searches run in turns of a few milliseconds, so that writes, applies and
+ *   /healthz get the event loop between them however many clients search.
  */
 
 export { encodePosition };
@@ -80,6 +83,8 @@ const SYNONYMS_CHECK_MS = 500;
 export const notReady = () =>
   new AppError('UNAVAILABLE', ['The search index is being built; retry after Retry-After seconds']);
 
+const noop = () => {};
+
 export class ReadModel {
   index = new SearchIndex();
   readonly details: DetailCache;
@@ -107,6 +112,7 @@ export class ReadModel {
   private synonymsCheckedAt = 0;
   private loop: Promise<void> | undefined;
   private wakeLoop: (() => void) | undefined;
+  private readonly turns = new Turns();
 
   constructor(options: ReadModelOptions) {
     this.db = options.db;
@@ -298,6 +304,28 @@ export class ReadModel {
     if (at === undefined) return;
     // a notification may be on its way: the follower looks at the feed now
     await this.freshness.waitFor(at, deadline - Date.now(), () => this.wakeLoop?.());
+  }
+
+  /**
+   * Runs a search of the index in a turn (turns.ts): resolves with its answer once the searches
+   * queued before it have run and the event loop has had its turns in between.
+   */
+  search<T>(find: (index: SearchIndex) => T, inTurn = false): Promise<T> {
+    return inTurn ? Promise.resolve(find(this.index)) : this.turns.run(() => find(this.index));
+  }
+
+  /**
+   * Resolves in a turn of the reads (turns.ts): a transport awaits it before it answers a
+   * read of the model, so that all of the answer's work — a kept answer, the search, the
+   * serialising and the write to the socket — happens in turns (then `search(…, true)`).
+   */
+  turn(): Promise<void> {
+    return this.turns.run(noop);
+  }
+
+  /** Searches waiting for their turn (/metrics). */
+  get searchesWaiting(): number {
+    return this.turns.waiting;
   }
 
   /** The id of the project with this slug, if the model has it. */

@@ -12,12 +12,16 @@ export const findTags = publicProcedure
     const scope = { secret: ctx.apiKey, query: { tags: true, q: input.q ?? null, sort: input.sort } };
     const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
     const model = await readModelOf(ctx, input.minPosition);
-    const { hits } = model.index.findTags({
-      ...(input.q !== undefined && { q: input.q }),
-      sort: input.sort,
-      limit: input.limit,
-      ...(after && { after: { key: after.key, id: after.id } }),
-    });
+    const { hits } = await model.search(
+      (index) =>
+        index.findTags({
+          ...(input.q !== undefined && { q: input.q }),
+          sort: input.sort,
+          limit: input.limit,
+          ...(after && { after: { key: after.key, id: after.id } }),
+        }),
+      ctx.inReadTurn,
+    );
     const page = hits.slice(0, input.limit);
     const hasMore = hits.length > input.limit;
     const last = page[page.length - 1];
