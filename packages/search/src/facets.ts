@@ -47,19 +47,70 @@ export function facetPass(
   names: FacetName[],
   set: DocView | undefined,
 ): ProjectFacets {
+  const filtered =
+    f.status !== 0 ||
+    f.tagNums !== undefined ||
+    f.linkMask !== 0 ||
+    f.source !== undefined ||
+    f.updatedAfter !== undefined;
+  if (!set?.bits || filtered) return documentFacets(ix, f, names, set);
+  const bits = set.bits;
+  const byValues = names.filter((name) => valuesCheaper(ix, name, set.n, bits));
+  if (byValues.length === 0) return documentFacets(ix, f, names, set);
+  const counted = bitmapFacets(ix, byValues, bits);
+  let rest = names.filter((name) => !byValues.includes(name));
+  if (rest.includes('tags') && set.n <= ix.live / 2) {
+    // tags a match at a time, read off the bitmap (no list of the matches)
+    counted.tags = bitTags(ix, bits);
+    rest = rest.filter((name) => name !== 'tags');
+  }
+  const passed = rest.length > 0 ? documentFacets(ix, f, rest, set) : {};
+  const out: ProjectFacets = {};
+  for (const name of FACET_ORDER) {
+    const v = counted[name] ?? passed[name];
+    if (v) (out as Record<FacetName, unknown>)[name] = v;
+  }
+  return out;
+}
+
+const FACET_ORDER: FacetName[] = ['status', 'linkTypes', 'tags'];
+
+/** The tags facet of a bitmap's documents, a document at a time in one loop over its words. */
+function bitTags(ix: Store, bits: Bits) {
+  if (ix.facetTagCounts.length < ix.tags.length) ix.facetTagCounts = new Int32Array(ix.tags.length * 2);
+  const tagCounts = ix.facetTagCounts;
+  const touched: number[] = [];
+  const { slab, at, count } = ix.docTags;
+  const words = bits.words;
+  for (let i = bits.lo; i < bits.hi; i++) {
+    let x = words[i]!;
+    while (x !== 0) {
+      const low = x & -x;
+      x ^= low;
+      const d = (i << 5) | (31 - Math.clz32(low));
+      const to = at[d]! + count[d]!;
+      for (let k = at[d]!; k < to; k++) {
+        const tag = slab[k]!;
+        if (tagCounts[tag]!++ === 0) touched.push(tag);
+      }
+    }
+  }
+  const out = tagFacet(ix, touched, (t) => tagCounts[t]!);
+  for (const t of touched) tagCounts[t] = 0;
+  return out;
+}
+
+/** The facets of a set of documents (or all), counted a document at a time. */
+function documentFacets(
+  ix: Store,
+  f: CompiledFilters,
+  names: FacetName[],
+  set: DocView | undefined,
+): ProjectFacets {
   const hasStatus = f.status !== 0;
   const hasTags = f.tagNums !== undefined;
   const hasLinks = f.linkMask !== 0;
   const hasOthers = f.source !== undefined || f.updatedAfter !== undefined;
-  if (
-    set?.bits &&
-    !hasStatus &&
-    !hasTags &&
-    !hasLinks &&
-    !hasOthers &&
-    bitsCheaper(ix, names, set.n, set.bits)
-  )
-    return bitmapFacets(ix, names, set.bits);
   const size = set ? set.n : ix.live;
   const inverse = size > ix.live / 2 && !hasOthers;
   const wantStatus = names.includes('status');
@@ -168,27 +219,23 @@ export function facetPass(
 }
 
 /**
- * Whether counting by values (bitmapFacets) costs less than a pass over the documents: the
- * pass costs a step per match and per tag of each; the values a step per word of the
- * matches' range for each status, link type and dense tag, and a step per document of a
- * sparse tag.
+ * Whether counting a facet by values (bitmapFacets) costs less than its share of a pass over
+ * the matches: a step per word of the matches' range for each status or link type, and for
+ * each tag a word step per word (a dense tag) or a step per document (a sparse one); the pass
+ * a step per match (status, link types) or per tag of each match (tags).
  */
-function bitsCheaper(ix: Store, names: FacetName[], n: number, bits: Bits): boolean {
+function valuesCheaper(ix: Store, name: FacetName, n: number, bits: Bits): boolean {
   const words = bits.hi - bits.lo;
+  if (name === 'status') return 2 * words < n;
+  if (name === 'linkTypes') return 4 * words < n;
   let values = 0;
-  if (names.includes('status')) values += 2 * words;
-  if (names.includes('linkTypes')) values += 4 * words;
-  let perDoc = names.includes('status') || names.includes('linkTypes') ? n : 0;
-  if (names.includes('tags')) {
-    let assigned = 0;
-    for (let t = 0; t < ix.tags.length; t++) {
-      if (!ix.tags[t] || ix.tagCount[t]! === 0) continue;
-      assigned += ix.tagCount[t]!;
-      values += ix.tagDocs.countCost(t, bits.words.length);
-    }
-    perDoc += ix.live > 0 ? (n * assigned) / ix.live : 0;
+  let assigned = 0;
+  for (let t = 0; t < ix.tags.length; t++) {
+    if (!ix.tags[t] || ix.tagCount[t]! === 0) continue;
+    assigned += ix.tagCount[t]!;
+    values += ix.tagDocs.countCost(t, bits.words.length);
   }
-  return values < perDoc;
+  return ix.live > 0 && values < (n * assigned) / ix.live;
 }
 
 /** The facets of a set of documents without filters, a value at a time (bitmap ∩ value, counted). */
