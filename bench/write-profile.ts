@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { createApp } from '../apps/server/src/app.ts';
 import { createLogger } from '../apps/server/src/logger.ts';
@@ -21,6 +22,7 @@ const { values: flags } = parseArgs({
     projects: { type: 'string', default: '100000' },
     batches: { type: 'string', default: '30' },
     explain: { type: 'string', default: '' },
+    'cpu-profile': { type: 'string', default: '' },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -31,8 +33,11 @@ const apiKey = 'profile-key';
 /** Which stage of a write a statement belongs to, from its text. */
 const STAGES: [string, RegExp][] = [
   ['begin / commit', /^(begin|commit|rollback)/i],
+  ['advisory locks + stored tags + now()', /with locked as/],
   ['advisory locks', /pg_advisory_xact_lock/],
+  ['identity lookup (+ stored links, tags, row version)', /with found as/],
   ['identity lookup', /select distinct on \(k\.item\)/],
+  ['one write: projects, links, tags, revisions (+ feed, webhook triggers)', /inserted as \(/],
   [
     'tag resolution',
     /from tags where tags\.name|select slug from tags|insert into "tags"|update tags t set name_en/,
@@ -44,7 +49,7 @@ const STAGES: [string, RegExp][] = [
   ['locked projects: read', /for update of "p"/],
   ['revision bodies: re-read projects', /from "projects" as "p"/],
   ['revisions: insert (+ latest hash)', /insert into project_revisions/],
-  ['transaction id', /pg_current_xact_id_if_assigned/],
+  ['transaction id (+ its changes)', /pg_current_xact_id_if_assigned/],
   ['read model: changes of own xids', /from changes c where c\.xid = any/],
   ['read model: re-read projects', /cross join lateral \(select \* from projects where id = u\.id/],
   ['read model: re-read tags', /cross join lateral \(select \* from tags where id = u\.id/],
@@ -146,6 +151,13 @@ try {
   };
   // warm-up: plans prepared, JIT warm
   await run('warm-up', 'new', 10);
+  // the CPU profile covers the measured batches only (not the seeding or the model's build)
+  const inspector = new Session();
+  if (flags['cpu-profile']) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+  }
   await run('new', 'new', BATCHES);
   await run('updates', 'updates', BATCHES, 100);
   await run('unchanged', 'unchanged', BATCHES, 100);
@@ -165,6 +177,11 @@ try {
   updated++;
   await run('updates, webhook subscribed', 'updates', BATCHES, 100);
 
+  if (flags['cpu-profile']) {
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(flags['cpu-profile'], JSON.stringify(profile));
+    inspector.disconnect();
+  }
   const stages = [...new Set(results.flatMap((r) => [...r.tally.ms.keys()]))].sort(
     (a, b) => STAGES.findIndex(([s]) => s === a) - STAGES.findIndex(([s]) => s === b),
   );

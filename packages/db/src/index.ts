@@ -89,6 +89,7 @@ export {
   findAttemptForRedelivery,
   listAttempts,
   recordAttempt,
+  recordAttempts,
   recordRedelivery,
 } from './webhooks/deliveries.ts';
 export {

@@ -11,7 +11,7 @@ import {
   claimDeliveries,
   type Database,
   type Kysely,
-  recordAttempt,
+  recordAttempts,
 } from '@directory/db';
 import type { ChangeSignal } from '../changes/signal.ts';
 import { describeError, type Logger } from '../logger.ts';
@@ -70,7 +70,8 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
     retryTimers.add(timer);
   };
 
-  async function deliver(d: ClaimedDelivery): Promise<void> {
+  /** Sends one delivery; its outcome, or undefined when the process is stopping (its lease runs out). */
+  async function deliver(d: ClaimedDelivery) {
     const body = JSON.stringify(webhookPayload({ ...d, id: d.changeId }));
     const id = messageId(d.changeId);
     const started = performance.now();
@@ -80,30 +81,33 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
       statusCode = await poster.post(d.url, body, signedHeaders(d.secret, id, body, new Date()));
       error = attemptError(statusCode);
     } catch (err) {
-      if (aborter.signal.aborted) return; // shutting down: the lease runs out, another attempt follows
+      if (aborter.signal.aborted) return undefined; // shutting down: the lease runs out, another attempt follows
       error = (err as Error).message || 'request failed';
     }
-    const success = error === null;
-    const retryInMs = retryDelayMs(d.attempt, options.retryBaseMs);
+    return {
+      delivery: d,
+      success: error === null,
+      statusCode,
+      error,
+      durationMs: performance.now() - started,
+      retryInMs: retryDelayMs(d.attempt, options.retryBaseMs),
+    };
+  }
+
+  /** Sends a claimed batch at once, then records every outcome in one statement. */
+  async function deliverAll(claimed: ClaimedDelivery[]): Promise<void> {
+    const results = (await Promise.all(claimed.map(deliver))).filter((r) => r !== undefined);
     try {
-      const { disabled } = await recordAttempt(db, {
-        delivery: d,
-        success,
-        statusCode,
-        error,
-        durationMs: performance.now() - started,
-        retryInMs,
+      const disabled = await recordAttempts(db, results, {
         giveUpAfterMs: options.giveUpAfterMs ?? GIVE_UP_AFTER_MS,
         maxFailures: options.maxFailures,
       });
-      if (!success) scheduleWake(retryInMs);
-      if (disabled && !success)
-        logger.warn(
-          { webhookId: d.webhookId, failures: options.maxFailures },
-          'webhook disabled after failures',
-        );
+      const retries = results.filter((r) => !r.success).map((r) => r.retryInMs);
+      if (retries.length > 0) scheduleWake(Math.min(...retries));
+      for (const webhookId of disabled)
+        logger.warn({ webhookId, failures: options.maxFailures }, 'webhook disabled after failures');
     } catch (err) {
-      logger.warn({ error: describeError(err), webhookId: d.webhookId }, 'webhook: cannot record a delivery');
+      logger.warn({ error: describeError(err) }, 'webhook: cannot record deliveries');
     }
   }
 
@@ -117,7 +121,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
         if (!stopped) logger.warn({ error: describeError(err) }, 'webhook: cannot claim deliveries');
       }
       if (claimed.length > 0) {
-        await Promise.all(claimed.map(deliver));
+        await deliverAll(claimed);
         continue;
       }
       if (pending || stopped) continue;
