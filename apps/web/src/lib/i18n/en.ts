@@ -1,6 +1,8 @@
+import { curationEn } from './curation.en.ts';
 import { formatDuration } from './format-duration.ts';
 
 export const en = {
+  ...curationEn,
   appName: 'Project Directory',
   skipToContent: 'Skip to content',
   nav: 'Main',

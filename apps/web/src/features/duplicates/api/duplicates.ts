@@ -1,19 +1,27 @@
 import type { RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md E: duplicates and merges.
+// EXTENSIONS.md E and H: duplicates, merges and dismissals.
 
 type Duplicates = RouterOutputs['projects']['duplicates'];
-export type DuplicatePage = Extract<Duplicates, { groups: unknown }>;
-export type DuplicateGroup = DuplicatePage['groups'][number];
-export type DismissalPage = Extract<Duplicates, { dismissals: unknown }>;
+export type DuplicateGroup = Duplicates['groups'][number];
+export type Dismissal = NonNullable<Duplicates['dismissals']>[number];
 
 export const listDuplicates = (cursor: string | null, signal?: AbortSignal) =>
-  request(
-    async (client) =>
-      (await client.projects.duplicates({ limit: 20, ...(cursor && { cursor }) })) as DuplicatePage,
-    { key: true, signal },
-  );
+  request((client) => client.projects.duplicates({ limit: 20, ...(cursor && { cursor }) }), {
+    key: true,
+    signal,
+  });
+
+export const listDismissals = (signal?: AbortSignal) =>
+  request((client) => client.projects.duplicates({ limit: 50, dismissed: true }), { key: true, signal });
 
 export const mergeProject = (slug: string, into: string) =>
   request((client) => client.projects.merge({ slug, into }), { key: true });
+
+/** "Not duplicates": every pair of these projects is distinct. */
+export const dismiss = (slugs: string[]) =>
+  request((client) => client.projects.dismissDuplicates({ slugs }), { key: true });
+
+export const undismiss = (slugs: string[]) =>
+  request((client) => client.projects.undismissDuplicates({ slugs }), { key: true });
