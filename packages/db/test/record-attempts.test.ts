@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../src/connect.ts';
-import { migrateToLatest } from '../src/migrate.ts';
 import { sql } from '../src/index.ts';
+import { migrateToLatest } from '../src/migrate.ts';
 import { claimDeliveries, recordAttempts } from '../src/webhooks/deliveries.ts';
 
 // recordAttempts records a claimed batch in one statement with the outcome recordAttempt gives
@@ -11,7 +11,11 @@ describe('recordAttempts', () => {
     stored: number,
     outcomes: boolean[],
     maxFailures: number,
-  ): Promise<{ disabled: string[]; webhook: { enabled: boolean; consecutive_failures: number }; statuses: string[] }> {
+  ): Promise<{
+    disabled: string[];
+    webhook: { enabled: boolean; consecutive_failures: number };
+    statuses: string[];
+  }> {
     const handle = await connect('memory:');
     try {
       await migrateToLatest(handle.db);
@@ -35,13 +39,16 @@ describe('recordAttempts', () => {
         })),
         { giveUpAfterMs: 86_400_000, maxFailures },
       );
-      const webhook = (await sql<{ enabled: boolean; consecutive_failures: number }>`
-        select enabled, consecutive_failures from webhooks`.execute(handle.db)).rows[0]!;
+      const webhook = (
+        await sql<{ enabled: boolean; consecutive_failures: number }>`
+        select enabled, consecutive_failures from webhooks`.execute(handle.db)
+      ).rows[0]!;
       const statuses = (
         await sql<{ status: string }>`select status from webhook_deliveries order by id`.execute(handle.db)
       ).rows.map((r) => r.status);
-      const attempts = (await sql<{ n: number }>`select count(*)::int as n from webhook_attempts`.execute(handle.db))
-        .rows[0]!.n;
+      const attempts = (
+        await sql<{ n: number }>`select count(*)::int as n from webhook_attempts`.execute(handle.db)
+      ).rows[0]!.n;
       expect(attempts).toBe(outcomes.length);
       return { disabled, webhook, statuses };
     } finally {
