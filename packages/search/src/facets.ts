@@ -56,14 +56,13 @@ export function facetPass(
   if (!set?.bits || filtered) return documentFacets(ix, f, names, set);
   const bits = set.bits;
   const byValues = names.filter((name) => valuesCheaper(ix, name, set.n, bits));
-  if (byValues.length === 0) return documentFacets(ix, f, names, set);
+  // else tags a match at a time, read off the bitmap (no list of the matches), unless the
+  // matches are most of the directory (documentFacets then counts the rest)
+  const offBits = names.includes('tags') && !byValues.includes('tags') && set.n <= ix.live / 2;
+  if (byValues.length === 0 && !offBits) return documentFacets(ix, f, names, set);
   const counted = bitmapFacets(ix, byValues, bits);
-  let rest = names.filter((name) => !byValues.includes(name));
-  if (rest.includes('tags') && set.n <= ix.live / 2) {
-    // tags a match at a time, read off the bitmap (no list of the matches)
-    counted.tags = bitTags(ix, bits);
-    rest = rest.filter((name) => name !== 'tags');
-  }
+  if (offBits) counted.tags = bitTags(ix, bits);
+  const rest = names.filter((name) => counted[name] === undefined);
   const passed = rest.length > 0 ? documentFacets(ix, f, rest, set) : {};
   const out: ProjectFacets = {};
   for (const name of FACET_ORDER) {
@@ -273,11 +272,12 @@ export function tagFacet(ix: Store, nums: number[], count: (t: number) => number
     ix.slugRankOf = ix.tagChanges;
   }
   const rank = ix.slugRank;
-  const counts = new Map(nums.map((t) => [t, count(t)]));
-  const top = nums.sort((a, b) => counts.get(b)! - counts.get(a)! || rank[a]! - rank[b]!).slice(0, TOP_TAGS);
+  const counts = new Int32Array(ix.tags.length);
+  for (const t of nums) counts[t] = count(t);
+  const top = nums.sort((a, b) => counts[b]! - counts[a]! || rank[a]! - rank[b]!).slice(0, TOP_TAGS);
   return top.map((t) => {
     const tag = ix.tags[t]!;
-    return { slug: tag.slug, name: tag.name, nameEn: tag.nameEn, count: counts.get(t)! };
+    return { slug: tag.slug, name: tag.name, nameEn: tag.nameEn, count: counts[t]! };
   });
 }
 
