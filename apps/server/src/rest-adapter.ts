@@ -18,11 +18,12 @@ import {
   readCredentials,
   requireScope,
   toAppError,
+  unauthorized,
 } from '@directory/core/server';
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
 import { reportError } from './logger.ts';
-import { type Body, readJsonBody } from './read-body.ts';
+import { type Body, MAX_BODY_DEPTH, readJsonBody } from './read-body.ts';
 import { ResponseCache } from './response-cache.ts';
 
 export interface RestOptions {
@@ -190,8 +191,13 @@ export function restRouter(options: RestOptions): Router {
       const declared = Number(req.headers['content-length']);
       if (route.scope && sentKey !== undefined && !(readsBody(route.method) && declared > bodyLimitBytes)) {
         try {
-          principal = await authenticate({ header: sentKey, body: undefined }, keys);
-          requireScope(principal, route.scope);
+          // the rate limit (rate-limit-gate.ts) may have looked the key up already
+          const known = res.locals.principal as Principal | null | undefined;
+          const found =
+            known === undefined ? await authenticate({ header: sentKey, body: undefined }, keys) : known;
+          if (found === null) throw unauthorized();
+          requireScope(found, route.scope);
+          principal = found;
         } catch (err) {
           return sendError(res, toAppError(err));
         }
@@ -214,9 +220,11 @@ export function restRouter(options: RestOptions): Router {
         bodyError:
           body.kind === 'malformed'
             ? 'Malformed JSON'
-            : body.kind === 'json' && !isObject(value)
-              ? 'Expected a JSON object'
-              : undefined,
+            : body.kind === 'too-deep'
+              ? `Must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`
+              : body.kind === 'json' && !isObject(value)
+                ? 'Expected a JSON object'
+                : undefined,
         reportError: (err) => reportError(res.locals, err, { route: routeName }),
         signal: requestSignal(res),
         count: options.count,

@@ -43,6 +43,11 @@ const ENDPOINTS = [
   { op: 'DELETE /api/projects/{slug}/lock', keyed: true },
   { op: 'GET /api/search/synonyms', keyed: false },
   { op: 'PUT /api/search/synonyms', keyed: true },
+  { op: 'POST /api/keys', keyed: true },
+  { op: 'GET /api/keys', keyed: true },
+  { op: 'GET /api/keys/self', keyed: true },
+  { op: 'DELETE /api/keys/{id}', keyed: true },
+  { op: 'POST /api/keys/{id}/rotate', keyed: true },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -51,6 +56,7 @@ const ERRORS: Record<number, string[]> = {
   301: ['Moved Permanently'],
   400: ['Validation error'],
   401: ['Unauthorized'],
+  403: ['Forbidden'],
   404: ['Not Found'],
   408: ['Request Timeout'],
   409: ['Conflict'],
@@ -65,10 +71,12 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     ...(op === 'GET /api/projects/{slug}' || (method === 'GET' && path.includes('/revisions')) ? [301] : []),
     400,
     ...(keyed ? [401] : []),
+    // every keyed operation needs a scope, but the one that tells a key what it may do
+    ...(keyed && path !== '/api/keys/self' ? [403] : []),
     ...(path.includes('{') || path.endsWith('/by-url') ? [404] : []),
     408,
     ...(method === 'PATCH' ||
-    /\/(complete|heartbeat|release|merge|revert|restore|lock)$/.test(path) ||
+    /\/(complete|heartbeat|release|merge|revert|restore|lock|rotate)$/.test(path) ||
     op === 'DELETE /api/projects/{slug}'
       ? [409]
       : []),
@@ -616,6 +624,64 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(del, await call(del, id, hugeHeaders), 431);
       conforms(del, await call(del, id), 200);
       conforms(del, await call(del, id), 404);
+    });
+
+    it('the named keys', async () => {
+      const create = 'POST /api/keys';
+      const body = { name: 'openapi-test', scopes: ['tasks:read'] };
+      const created = await call(create, {}, { body });
+      conforms(create, created, 200);
+      conforms(create, await call(create, {}, { body: { ...body, scopes: ['nope'] } }), 400);
+      conforms(create, await call(create, {}, { body, key: false }), 401);
+      conforms(create, await call(create, {}, { body, key: created.json.data.key }), 403);
+      conforms(create, await call(create, {}, { ...tooLarge, key: false }), 413);
+      conforms(create, await call(create, {}, { body, ...hugeHeaders }), 431);
+      const list = 'GET /api/keys';
+      conforms(list, await call(list, {}), 200);
+      conforms(list, await s.call('GET', '/api/keys?limit=0'), 400);
+      conforms(list, await call(list, {}, { key: false }), 401);
+      conforms(list, await call(list, {}, hugeHeaders), 431);
+      const self = 'GET /api/keys/self';
+      conforms(self, await call(self, {}), 200);
+      conforms(self, await call(self, {}, { key: created.json.data.key }), 200);
+      conforms(self, await s.call('GET', '/api/keys/self?other=1'), 400);
+      conforms(self, await call(self, {}, { key: false }), 401);
+      conforms(self, await call(self, {}, hugeHeaders), 431);
+      const rotate = 'POST /api/keys/{id}/rotate';
+      const id = { id: created.json.data.id as string };
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: -1 } }), 400);
+      conforms(rotate, await call(rotate, { id: 'no-such-key' }, { body: {} }), 404);
+      conforms(rotate, await call(rotate, id, { body: {}, key: false }), 401);
+      conforms(rotate, await call(rotate, id, { ...tooLarge, key: false }), 413);
+      conforms(rotate, await call(rotate, id, { body: {}, ...hugeHeaders }), 431);
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 0 } }), 200);
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 0 } }), 409);
+      const del = 'DELETE /api/keys/{id}';
+      conforms(del, await call(del, id, { key: false }), 401);
+      conforms(del, await call(del, id, { ...tooLarge, key: false }), 413);
+      conforms(del, await call(del, id, { raw: '[]' }), 400);
+      conforms(del, await call(del, id, hugeHeaders), 431);
+      conforms(del, await call(del, id), 200);
+      conforms(del, await call(del, { id: 'no-such-key' }), 404);
+    });
+
+    it('every keyed operation: 403 for a valid key without its scope', async () => {
+      const none = await s.call('POST', '/api/keys', { body: { name: 'no scopes', scopes: [] } });
+      expect(none.status).toBe(200);
+      for (const { op, keyed } of ENDPOINTS) {
+        if (!keyed || op === 'GET /api/keys/self') continue;
+        const [method] = op.split(' ') as [string];
+        const reply = await call(
+          op,
+          { slug: 'x', id: 'x', revision: '1' },
+          {
+            key: none.json.data.key,
+            ...(method === 'GET' ? {} : { body: {} }),
+          },
+        );
+        conforms(op, reply, 403);
+        expect(reply.json.details[0], op).toMatch(/^scope: this key lacks "[a-z:]+"$/);
+      }
     });
 
     it('every operation: a request that stalls past the request timeout', async () => {

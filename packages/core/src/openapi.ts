@@ -56,6 +56,7 @@ const TAGS: Record<string, string> = {
     'The change feed: every create, update and delete of a project or task, in commit order, from a cursor.',
   webhooks:
     'Webhook subscriptions: the same changes pushed to a URL, signed (Standard Webhooks), at least once.',
+  keys: 'Named keys: who may do what (scopes) and how much (rate limits); shown once, stored as a hash.',
 };
 
 const INFO_DESCRIPTION =
@@ -218,6 +219,7 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
     const kinds = new Set<ErrorKind>([
       'VALIDATION',
       ...(openapi.protect ? (['UNAUTHORIZED'] as const) : []),
+      ...(scope !== undefined && scope !== 'any-key' ? (['FORBIDDEN'] as const) : []),
       ...errors,
       ...transport.errors,
     ]);

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -68,6 +68,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   const target = parseDatabaseUrl(url);
   let pool: pg.Pool;
   let release = async () => {};
+  let restoreUmask = () => {};
   let listen: DatabaseHandle['listen'];
   if (target.kind === 'postgres') {
     const url = target.url;
@@ -85,11 +86,18 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     let lock: DirectoryLock | undefined;
     let lite: PGlite;
     if (target.kind === 'pglite') {
-      mkdirSync(target.dir, { recursive: true });
+      mkdirSync(target.dir, { recursive: true, mode: 0o700 });
       lock = acquireDirectoryLock(target.dir);
+      // EXTENSIONS G: the database's files (its WAL holds webhook secrets) are its owner's only,
+      // whatever the umask: what exists is made so, and what PGlite creates from now on is made
+      // under umask 077 (kept while the database is open; restored when it closes).
+      const umask = process.umask(0o077);
+      restoreUmask = () => process.umask(umask);
+      ownerOnly(target.dir);
       try {
         lite = await PGlite.create(target.dir);
       } catch (err) {
+        restoreUmask();
         lock.release();
         throw err;
       }
@@ -108,6 +116,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     release = async () => {
       await lite.close();
       lock?.release();
+      restoreUmask();
     };
   }
   // A connection that breaks (server restart, network) must not crash the process. pg emits
@@ -173,4 +182,14 @@ async function listenOnPostgres(url: string, channel: string, onNotify: () => vo
     clearTimeout(retry);
     await client?.end().catch(() => {});
   };
+}
+
+/** Makes a directory tree its owner's only: directories 0700, files 0600 (symbolic links left alone). */
+export function ownerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) ownerOnly(path);
+    else if (entry.isFile()) chmodSync(path, 0o600);
+  }
 }

@@ -10,6 +10,7 @@ import {
 import { projectBody } from '../domain/revision-body.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { toProject } from '../schemas/project.ts';
+import { currentNamedKey } from './request-key.ts';
 
 /**
  * Every write path of a project calls this after its writes, in its transaction, while it holds
@@ -56,6 +57,7 @@ export async function recordDeletions(
 
 function revisionOf(row: ProjectDetailRow, action: RevisionAction, how: RevisionContext): NewRevision {
   const { body, hash } = projectBody(toProject(row));
+  const key = currentNamedKey();
   return {
     projectId: row.id,
     action,
@@ -63,6 +65,8 @@ function revisionOf(row: ProjectDetailRow, action: RevisionAction, how: Revision
     source: row.source,
     taskId: how.taskId ?? null,
     actor: how.actor,
+    keyId: key?.id ?? null,
+    keyName: key?.name ?? null,
     slug: row.slug,
     name: row.name,
     nameEn: row.name_en,
