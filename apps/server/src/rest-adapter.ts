@@ -56,6 +56,8 @@ interface Route {
   readsModel?: true;
   /** meta.scope: the route takes a key, checked (when sent in a header) before the body is read. */
   scope?: Meta['scope'];
+  /** meta.created: 201 instead of 200. */
+  created?: true;
 }
 
 /**
@@ -77,6 +79,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
     const nextLink = def._def.meta?.nextLink;
     const readsModel = def._def.meta?.readsModel;
     const scope = def._def.meta?.scope;
+    const created = def._def.meta?.created;
     return [
       {
         method,
@@ -85,6 +88,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
         ...(nextLink && { nextLink }),
         ...(readsModel && { readsModel }),
         ...(scope && { scope }),
+        ...(created && { created }),
       },
     ];
   });
@@ -249,7 +253,7 @@ export function restRouter(options: RestOptions): Router {
             answers.set(cacheKey, { version, link, ...sent });
           return;
         }
-        res.status(200).json(output);
+        res.status(route.created ? 201 : 200).json(output);
       } catch (err) {
         const error = toAppError(err, inputFromQuery ? 'query' : 'body');
         if (error.kind === 'INTERNAL') {

@@ -223,7 +223,11 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
       ...errors,
       ...transport.errors,
     ]);
-    operation.responses = { 200: operation.responses?.[200], ...errorResponses(kinds) };
+    // a create answers 201 Created (meta.created)
+    const success = (meta as Meta).created ? 201 : 200;
+    const ok = operation.responses?.[200];
+    if (ok && 'description' in ok && success === 201) ok.description = 'Created';
+    operation.responses = { [success]: ok, ...errorResponses(kinds) };
   });
 
   const schemas = { ...document.components?.schemas, ...errorSchemas() };

@@ -68,7 +68,8 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   const target = parseDatabaseUrl(url);
   let pool: pg.Pool;
   let release = async () => {};
-  let restoreUmask = () => {};
+  // the embedded database's directory made its owner's only again as it closes
+  let ownerOnlyAgain = () => {};
   let listen: DatabaseHandle['listen'];
   if (target.kind === 'postgres') {
     const url = target.url;
@@ -89,15 +90,16 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
       mkdirSync(target.dir, { recursive: true, mode: 0o700 });
       lock = acquireDirectoryLock(target.dir);
       // EXTENSIONS G: the database's files (its WAL holds webhook secrets) are its owner's only,
-      // whatever the umask: what exists is made so, and what PGlite creates from now on is made
-      // under umask 077 (kept while the database is open; restored when it closes).
-      const umask = process.umask(0o077);
-      restoreUmask = () => process.umask(umask);
+      // whatever the umask. PGlite sets the modes of the files it writes itself (0666), so the
+      // tree is made so after it opens and again when it closes; the directories are 0700 from
+      // the start, so no other user can reach a file inside in between, whatever its mode.
       ownerOnly(target.dir);
+      const dir = target.dir;
+      ownerOnlyAgain = () => ownerOnly(dir);
       try {
         lite = await PGlite.create(target.dir);
+        ownerOnly(target.dir);
       } catch (err) {
-        restoreUmask();
         lock.release();
         throw err;
       }
@@ -116,7 +118,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     release = async () => {
       await lite.close();
       lock?.release();
-      restoreUmask();
+      ownerOnlyAgain();
     };
   }
   // A connection that breaks (server restart, network) must not crash the process. pg emits

@@ -5,6 +5,7 @@ import { KeyName, NewApiKey, RateLimit, SAMPLE_KEY_VALUE, ScopeName, sampleKey }
 
 export const createKeyMeta: Meta = {
   scope: 'keys:admin',
+  created: true,
   openapi: {
     method: 'POST',
     path: '/api/keys',
