@@ -119,32 +119,68 @@ export function tagSlugs(tags: BenchTag[]): string[] {
   });
 }
 
-const ZH_ADJ = ['智能', '开源', '高效', '轻量', '多模态', '通用', '深度', '快速', '本地', '分布式'];
-const ZH_NOUN = ['助手', '模型', '框架', '引擎', '平台', '工具包', '翻译器', '搜索', '画板', '编辑器'];
-const EN_ADJ = [
-  'Smart',
-  'Open',
-  'Swift',
-  'Lite',
-  'Multimodal',
-  'Universal',
-  'Deep',
-  'Rapid',
-  'Local',
-  'Mesh',
+/**
+ * The common words of the directory, twenty per language, aligned (模型 ↔ model): each
+ * project's name and description draw four of them (commonWords), so that one common word
+ * matches 1 − (19/20)⁴ ≈ 18.5% of the directory in each language, as "model" does in a real
+ * directory of AI projects (issue 26).
+ */
+export const ZH_COMMON = [
+  '模型',
+  '智能',
+  '开源',
+  '数据',
+  '学习',
+  '语言',
+  '图像',
+  '语音',
+  '工具',
+  '平台',
+  '框架',
+  '助手',
+  '生成',
+  '训练',
+  '推理',
+  '检索',
+  '翻译',
+  '视觉',
+  '代码',
+  '知识',
 ];
-const EN_NOUN = [
-  'Assistant',
-  'Model',
-  'Framework',
-  'Engine',
-  'Hub',
-  'Toolkit',
-  'Translator',
-  'Search',
-  'Canvas',
-  'Editor',
+export const EN_COMMON = [
+  'model',
+  'smart',
+  'open',
+  'data',
+  'learning',
+  'language',
+  'image',
+  'speech',
+  'toolkit',
+  'platform',
+  'framework',
+  'assistant',
+  'generation',
+  'training',
+  'inference',
+  'retrieval',
+  'translation',
+  'vision',
+  'code',
+  'knowledge',
 ];
+
+/** The four common words of project i (indexes into ZH_COMMON/EN_COMMON, repeats allowed). */
+export function commonWords(i: number): [number, number, number, number] {
+  let h = Math.imul(i + 1, 0x9e3779b1) >>> 0;
+  const next = () => {
+    h = Math.imul(h ^ (h >>> 15), 0x85ebca6b) >>> 0;
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+    h = (h ^ (h >>> 16)) >>> 0;
+    return h % ZH_COMMON.length;
+  };
+  return [next(), next(), next(), next()];
+}
 
 /** Three distinct tags of the pool for project i. */
 export function projectTagIndexes(i: number): [number, number, number] {
@@ -158,13 +194,15 @@ export function projectTagIndexes(i: number): [number, number, number] {
 
 /**
  * Seeded project i: a third Chinese-only names (pinyin slugs), a third Chinese names with an
- * English name, a third English-only; three links (CODEHOST, WEBSITE, then MODELHUB or PAPER)
+ * English name, a third English-only, each made of two of its four common words; descriptions
+ * in both languages with the same two and the other two; three links (CODEHOST, WEBSITE, then MODELHUB or PAPER)
  * and three tags of the pool. `revision` > 0 gives the same project with other descriptions
  * and its third tag changed, as an update would send it.
  */
 export function seededProject(i: number, revision = 0): BenchProject {
-  const zh = `${ZH_ADJ[i % 10]}${ZH_NOUN[Math.floor(i / 10) % 10]}`;
-  const en = `${EN_ADJ[i % 10]} ${EN_NOUN[Math.floor(i / 10) % 10]}`;
+  const [a, b, c, d] = commonWords(i);
+  const zh = `${ZH_COMMON[a]}${ZH_COMMON[b]}`;
+  const en = `${cap(EN_COMMON[a]!)} ${cap(EN_COMMON[b]!)}`;
   const kind = i % 3;
   const name = kind === 2 ? `${en} ${i} AI` : `${zh} ${i}`;
   const nameEn = kind === 1 ? `${en} ${i}` : undefined;
@@ -178,10 +216,8 @@ export function seededProject(i: number, revision = 0): BenchProject {
   return {
     name,
     ...(nameEn && { nameEn }),
-    description: `${zh}：一个面向开发者的人工智能项目，编号 ${i}，支持中文与英文。${rev}`,
-    ...(kind !== 0 && {
-      descriptionEn: `${en} is an AI project for developers, number ${i}, in Chinese and English.${revEn}`,
-    }),
+    description: `${zh}：一个面向开发者的${ZH_COMMON[c]}与${ZH_COMMON[d]}项目，编号 ${i}，支持中文与英文。${rev}`,
+    descriptionEn: `${en} is a project for developers about ${EN_COMMON[c]} and ${EN_COMMON[d]}, number ${i}.${revEn}`,
     content:
       `## ${zh}\n\n${zh} 是一个开源的人工智能项目。它提供命令行工具、Python 接口和 REST 服务，` +
       `可以在本地或云端部署。\n\n- 安装：\`pip install project-${i}\`\n- 文档：见官网\n${rev}`,
@@ -202,6 +238,8 @@ export function seededProject(i: number, revision = 0): BenchProject {
     ],
   };
 }
+
+const cap = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
 /** The slug the service gives a project (DECISIONS.md; seeded names never leave an empty slug). */
 export function projectSlug(project: Pick<BenchProject, 'name' | 'nameEn'>): string {

@@ -4,6 +4,7 @@ import { type ChangesResult, renderChanges } from './changes.ts';
 import { type HistoryResult, renderHistory } from './history.ts';
 import { cpuOf, type Freshness, itemsOf, type ModelFigures, type UpsertComparison } from './model.ts';
 import type { Measurement } from './scenarios.ts';
+import { WRITER_HEADER, type WriterRun, writerRows } from './writer.ts';
 
 export interface Machine {
   cpu: string;
@@ -36,6 +37,8 @@ export interface SizeResult {
   measurements: Measurement[];
   model: ModelFigures;
   freshness?: Freshness;
+  /** Searches while a writer updates projects (bench/writer.ts). */
+  writer?: WriterRun[];
   /** Warnings and errors the service logged during the run (LOG_LEVEL=warn). */
   serverLog: string;
 }
@@ -192,10 +195,11 @@ function targets(report: Report): Target[] {
   };
 
   const ratioTargets: [string, string, number][] = [
-    ['search-zh', 'search by a two-character Chinese word (q=模型)', 0.5],
-    ['search-en', 'search by an English word (q=engine)', 0.5],
-    ['search-two', 'search by two words (q=open model)', 0.5],
-    ['search-initials', 'search by initials (q=kyzs)', 0.5],
+    ['search-zh', 'search by a common Chinese word (varied)', 0.5],
+    ['search-en', 'search by a common English word (varied)', 0.5],
+    ['search-two', 'search by two common words', 0.5],
+    ['search-prefix', 'search by a two-letter prefix', 0.5],
+    ['search-typo', 'search by a word with a typo', 0.5],
     ['search-facets', 'search with all three facets', 0.3],
     ['search-list', 'list page (no q)', 0.8],
     ['search-tags', 'tags list', 0.8],
@@ -526,7 +530,10 @@ Run it on an otherwise idle machine: the load generator, the servers and Postgre
 | \`--upsert-connections\` | \`BENCH_UPSERT_CONNECTIONS\` | 4 | connections for the upsert batches (on 2 cores, more batches at once only contend for the same cores) |
 | \`--db-pool-size\` | \`BENCH_DB_POOL_SIZE\` | 10 | \`DB_POOL_SIZE\` of the server and the baseline |
 | \`--claims-per-second\` | \`BENCH_CLAIMS_PER_SECOND\` | 5000 | PENDING tasks added for the claim scenario per second of its run |
-| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\`, \`history\` |
+| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\`, \`history\`, \`writer\` (every search with a concurrent writer; one: \`writer-search-zh\`) |
+| \`--writer-rate\` | \`BENCH_WRITER_RATE\` | 50 | projects per second the writer of the \`writer\` scenarios tries to update (a batch at a time, each after the last answered) |
+| \`--writer-batch\` | \`BENCH_WRITER_BATCH\` | 5 | projects per batch of that writer |
+| \`--response-cache-mb\` | \`BENCH_RESPONSE_CACHE_MB\` | (the server's) | \`RESPONSE_CACHE_MB\` of the measured server: 0 measures every answer afresh |
 | \`--write\` | | | write this file |
 
 The seeder also runs alone, on an existing empty database (it migrates it first):
@@ -535,7 +542,10 @@ The seeder also runs alone, on an existing empty database (it migrates it first)
 ### The data
 
 Project *i* is a pure function of *i* (\`bench/data.ts\`): a third have Chinese names only (pinyin
-slugs), a third Chinese names with English names, a third English names only; Markdown content;
+slugs), a third Chinese names with English names, a third English names only, each name made of
+two of the project's four common words (twenty per language, aligned: 模型 ↔ model), its
+descriptions (Chinese and English) of the same two and two more, so that one common word is in
+about a fifth of the projects (issue 26: as "model" is in a directory of AI projects); Markdown content;
 3 links (CODEHOST, WEBSITE, then MODELHUB or PAPER) and 3 tags from a shared pool of 300
 (Chinese names, most with English names). Slugs come from core's \`slugify\`. Tasks are half
 PENDING, then IN_PROGRESS, COMPLETED (each with the CODEHOST url and id of the project it made)
@@ -564,11 +574,12 @@ project's own fields fill); tasks always with SQL; then \`VACUUM (ANALYZE)\`.
   PENDING task added for this scenario, so every answer should be 200; a 409 means a task was
   claimed twice.
 - \`search-list\`: GET /api/projects, the first page (20 projects, newest first) without q.
-- \`search-zh\`, \`search-en\`, \`search-two\`, \`search-initials\`: GET /api/projects?q=模型 (one of
-  ten Chinese nouns of the generated names and descriptions: it matches 27% of the projects),
-  q=engine (16%), q=open model (two words, both required), q=kyzs (the initials of 开源助手, a name
-  of 0.7% of the projects), ranked by relevance.
-- \`search-facets\`: GET /api/projects?q=模型&facets=tags,status,linkTypes.
+- \`search-zh\`, \`search-en\`, \`search-two\`, \`search-prefix\`, \`search-typo\`: GET
+  /api/projects?q=… with the word varying per request: a common Chinese word (each matches about
+  a quarter of the projects with the tags that hold it), a common English word, an English and a
+  Chinese one (both required), the first two letters of an English one, an English one of 5+
+  letters with two letters swapped (one typo); ranked by relevance.
+- \`search-facets\`: GET /api/projects?q=<a common Chinese word>&facets=tags,status,linkTypes.
 - \`search-tags\`: GET /api/tags (the 50 tags with the most projects).
 - \`freshness\` (not an autocannon run): see "Read model" above.
 - \`upsert-before\`: the upsert scenario against the server before the read model and this one.
@@ -620,6 +631,14 @@ export function renderMarkdown(report: Report): string {
   for (const size of report.sizes) {
     out.push('', `## ${sizeTitle(size)}`, '');
     out.push(mdTable(RESULT_HEADER, resultRows(size)));
+    if (size.writer) {
+      out.push(
+        '',
+        `While a writer updates projects through endpoint 1 (bench/writer.ts; ÷ slug: GET by slug alone above):`,
+        '',
+      );
+      out.push(mdTable(WRITER_HEADER, writerRows(size.writer, slugOf(size)?.reqPerSec)));
+    }
   }
   const rows = scalingRows(report);
   if (rows.length > 0) {

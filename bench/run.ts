@@ -19,9 +19,18 @@ import {
 } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measure, scenarios } from './scenarios.ts';
-import { prepareSearch } from './search.ts';
+import { prepareSearch, searchScenarios } from './search.ts';
 import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
 import { currentSection } from './web.ts';
+import { runWithWriter, type WriterRun } from './writer.ts';
+import {
+  renderWritesSection,
+  runWritesBench,
+  WRITES_END,
+  WRITES_START,
+  type WritesResult,
+  withWritesSection,
+} from './writes.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
 
@@ -46,8 +55,15 @@ const { values: flags } = parseArgs({
     'compare-projects': { type: 'string' },
     'compare-rounds': { type: 'string' },
     'history-projects': { type: 'string' },
+    'writes-projects': { type: 'string' },
+    'writes-batches': { type: 'string' },
+    'writes-backends': { type: 'string' },
+    'writes-before': { type: 'string' },
     'cpu-prof': { type: 'string' },
+    'writer-rate': { type: 'string' },
+    'writer-batch': { type: 'string' },
     'database-url': { type: 'string' },
+    'response-cache-mb': { type: 'string' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -87,12 +103,17 @@ const compareProjects = integer('compare-projects', 'BENCH_COMPARE_PROJECTS', 10
 const compareRounds = integer('compare-rounds', 'BENCH_COMPARE_ROUNDS', 2, 1);
 // A directory for a CPU profile of the measured server at each size (node --cpu-prof), written when it stops.
 const cpuProfile = setting('cpu-prof', 'BENCH_CPU_PROF', '');
+// The writer of the `writer-…` scenarios: projects per second it tries to update, and per batch.
+const writerRate = integer('writer-rate', 'BENCH_WRITER_RATE', 50, 1);
+const writerBatch = integer('writer-batch', 'BENCH_WRITER_BATCH', 5, 1);
 const claimsPerSecond = integer('claims-per-second', 'BENCH_CLAIMS_PER_SECOND', 5000, 1);
 const tasks = integer('tasks', 'BENCH_TASKS', DEFAULT_TASKS, 1);
 const only = setting('scenarios', 'BENCH_SCENARIOS', '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+// RESPONSE_CACHE_MB of the measured server (unset: its default); 0 measures every answer afresh.
+const responseCacheMb = setting('response-cache-mb', 'BENCH_RESPONSE_CACHE_MB', '');
 const adminUrl = setting('database-url', 'BENCH_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test');
 const apiKey = `bench-${randomBytes(12).toString('hex')}`;
 
@@ -136,6 +157,7 @@ async function runSize(projects: number): Promise<SizeResult> {
     WEBHOOK_API_KEY: apiKey,
     LOG_LEVEL: 'warn',
     DB_POOL_SIZE: String(settings.dbPoolSize),
+    ...(responseCacheMb !== '' && { RESPONSE_CACHE_MB: responseCacheMb }),
   };
   const start = async (name: string, nodeArgs: string[] = []) => {
     // A million projects take a while to build into a model; the bench waits for it.
@@ -207,6 +229,19 @@ async function runSize(projects: number): Promise<SizeResult> {
     // autocannon drops its connections at the end with requests in flight; let them finish.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await stop(baseline);
+    // Searches while a writer updates projects (bench/writer.ts): `writer` runs them all.
+    const withWriter = searchScenarios(settings).filter((s) => wanted('writer') || wanted(`writer-${s.key}`));
+    let writer: WriterRun[] | undefined;
+    if (withWriter.length > 0) {
+      console.log(`  while a writer updates ${writerRate} projects/s in batches of ${writerBatch}:`);
+      writer = await runWithWriter(
+        withWriter,
+        server,
+        settings,
+        { apiKey, projects, rate: writerRate, batch: writerBatch },
+        (line) => console.log(line),
+      );
+    }
     const end = memoryOf(server.pid);
     if (end) model.end = end;
 
@@ -231,6 +266,7 @@ async function runSize(projects: number): Promise<SizeResult> {
       measurements,
       model,
       ...(freshness && { freshness }),
+      ...(writer && { writer }),
       serverLog: server.output(),
     };
   } finally {
@@ -251,7 +287,8 @@ try {
     console.log('warning: the machine is busy; the figures will be low and noisy');
   const report: Report = { machine, settings, sizes: [] };
   // `--scenarios queue` runs the queue part alone (bench/queue.ts)
-  const queueOnly = only.length > 0 && only.every((key) => key === 'queue' || key === 'history');
+  const queueOnly =
+    only.length > 0 && only.every((key) => key === 'queue' || key === 'history' || key === 'writes');
   if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
   if (!queueOnly && before !== 'none' && wanted('upsert-before')) {
     console.log(`\n== upserts: the server of ${before} (before the read model) and this one`);
@@ -290,6 +327,28 @@ try {
     });
     console.log(renderHistory(report.history).join('\n'));
   }
+  // `--scenarios writes` runs the write path's part (bench/writes.ts, issue 27)
+  let writes: WritesResult | undefined;
+  if (only.length === 0 || only.includes('writes')) {
+    const commit = setting('writes-before', 'BENCH_WRITES_BEFORE', 'e4fd001');
+    writes = await runWritesBench({
+      adminUrl,
+      apiKey,
+      commit,
+      beforeRoot: join(tmpdir(), `bench-before-${commit}`),
+      projects: integer('writes-projects', 'BENCH_WRITES_PROJECTS', 100_000, 1000),
+      batches: integer('writes-batches', 'BENCH_WRITES_BATCHES', 100, 4),
+      clients: settings.upsertConnections,
+      dbPoolSize: settings.dbPoolSize,
+      freshnessSamples: Math.min(freshnessSamples, 200),
+      backends: setting('writes-backends', 'BENCH_WRITES_BACKENDS', 'PostgreSQL,PGlite')
+        .split(',')
+        .map((b) => (b.trim().toLowerCase() === 'pglite' ? 'PGlite' : 'PostgreSQL')),
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+      untrack: (x) => ('stop' in x ? children.delete(x) : databases.delete(x)),
+    });
+    console.log(renderWritesSection(writes));
+  }
   if (!queueOnly) console.log(renderSummary(report));
   let queue: QueueSizeResult[] = [];
   if (only.length === 0 || only.includes('queue')) {
@@ -313,7 +372,9 @@ try {
     const text = queueOnly
       ? readFileSync(file, 'utf8')
       : renderMarkdown(report) + [analysis, web].map((x) => (x ? `\n${x}\n` : '')).join('');
-    writeFileSync(file, queueSection ? withQueueSection(text, queueSection) : text);
+    const withQueue = queueSection ? withQueueSection(text, queueSection) : text;
+    const writesSection = writes ? renderWritesSection(writes) : keptBetween(file, WRITES_START, WRITES_END);
+    writeFileSync(file, writesSection ? withWritesSection(withQueue, writesSection) : withQueue);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);

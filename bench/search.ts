@@ -1,7 +1,8 @@
 import { backfillSearchColumns, backfillTagSearchText } from '../packages/db/src/backfill/search-columns.ts';
 import type { Kysely } from '../packages/db/src/index.ts';
 import { sql } from '../packages/db/src/index.ts';
-import type { Scenario, ScenarioOptions } from './scenarios.ts';
+import { EN_COMMON, prng, ZH_COMMON } from './data.ts';
+import type { Scenario, ScenarioOptions } from './scenario.ts';
 
 /*
  * Browse and search (EXTENSIONS A), on the seeded projects. Rows seeded with SQL rather than
@@ -45,26 +46,71 @@ const get = (key: string, label: string, path: string, connections: number): Sce
 
 const q = (s: string) => encodeURIComponent(s);
 
+/** A search scenario whose query varies per request: `make(r)` is the query string of a request. */
+const varied = (
+  key: string,
+  label: string,
+  connections: number,
+  make: (random: () => number) => string,
+): Scenario => ({
+  key,
+  label,
+  target: 'server',
+  connections,
+  requests: () => {
+    const random = prng(key.length * 7919);
+    return [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          req.path = `/api/projects?${make(random)}`;
+          return req;
+        },
+      },
+    ];
+  },
+});
+
+const pick = <T>(xs: readonly T[], random: () => number) => xs[Math.floor(random() * xs.length)]!;
+// one typo (two letters swapped) in each common English word of 5+ letters (shorter words allow none)
+const TYPOS = EN_COMMON.filter((w) => w.length >= 5).map(
+  (w) => `${w.slice(0, 2)}${w[3]}${w[2]}${w.slice(4)}`,
+);
+const PREFIXES = [...new Set(EN_COMMON.map((w) => w.slice(0, 2)))];
+
 /**
- * The search scenarios. Words from bench/data.ts: 模型 is one of ten Chinese nouns (a tenth
- * of the names, and their descriptions); "engine" one of the English nouns; "open model" two
- * words that both must match ("open" is also the prefix of "open-source" in every English
- * content); "kyzs" the pinyin initials of 开源助手 ("kai yuan zhu shou"), a name of a hundredth
- * of the projects.
+ * The search scenarios, on the corpus of bench/data.ts (twenty common words per language,
+ * four per project, so that one matches about a fifth of the directory, more with the tags
+ * that hold it). The word varies per request: a Chinese or an English common word, two words
+ * (one of each language), a two-letter prefix of an English one, an English one with two
+ * letters swapped, a Chinese one with the three facets; the list page without q; the tags.
+ * The HTTP bench runs them with RESPONSE_CACHE_MB as given (--response-cache-mb): 0 measures
+ * what every answer costs once anything was written.
  */
 export function searchScenarios(options: Pick<ScenarioOptions, 'connections'>): Scenario[] {
   const c = options.connections;
   return [
     get('search-list', 'GET /api/projects (first page, no q)', '/api/projects', c),
-    get('search-zh', 'GET /api/projects?q=模型', `/api/projects?q=${q('模型')}`, c),
-    get('search-en', 'GET /api/projects?q=engine', '/api/projects?q=engine', c),
-    get('search-two', 'GET /api/projects?q=open model', `/api/projects?q=${q('open model')}`, c),
-    get('search-initials', 'GET /api/projects?q=kyzs', '/api/projects?q=kyzs', c),
-    get(
-      'search-facets',
-      'GET /api/projects?q=模型&facets=tags,status,linkTypes',
-      `/api/projects?q=${q('模型')}&facets=tags,status,linkTypes`,
+    varied(
+      'search-zh',
+      'GET /api/projects?q=<a common Chinese word>',
       c,
+      (r) => `q=${q(pick(ZH_COMMON, r))}`,
+    ),
+    varied('search-en', 'GET /api/projects?q=<a common English word>', c, (r) => `q=${pick(EN_COMMON, r)}`),
+    varied(
+      'search-two',
+      'GET /api/projects?q=<an English word> <a Chinese word>',
+      c,
+      (r) => `q=${q(`${pick(EN_COMMON, r)} ${pick(ZH_COMMON, r)}`)}`,
+    ),
+    varied('search-prefix', 'GET /api/projects?q=<two letters>', c, (r) => `q=${pick(PREFIXES, r)}`),
+    varied('search-typo', 'GET /api/projects?q=<a word with a typo>', c, (r) => `q=${pick(TYPOS, r)}`),
+    varied(
+      'search-facets',
+      'GET /api/projects?q=<a Chinese word>&facets=tags,status,linkTypes',
+      c,
+      (r) => `q=${q(pick(ZH_COMMON, r))}&facets=tags,status,linkTypes`,
     ),
     get('search-tags', 'GET /api/tags', '/api/tags', c),
   ];

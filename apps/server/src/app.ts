@@ -10,6 +10,7 @@ import {
   ReadModel,
   readCredentials,
   toAppError,
+  WEBHOOK_DEFAULTS,
 } from '@directory/core/server';
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
@@ -24,6 +25,7 @@ import { requestId } from './request-id.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
 import type { SharedSettings } from './shared-settings.ts';
 import { webConsoleRouter } from './web.ts';
+import { createPoster } from './webhooks/post.ts';
 
 export interface AppOptions {
   db: Kysely<Database>;
@@ -50,6 +52,8 @@ export interface AppOptions {
   feed?: FeedServices | undefined;
   /** WEBHOOK_ALLOW_PRIVATE (default false). */
   allowPrivateWebhookTargets?: boolean | undefined;
+  /** WEBHOOK_TIMEOUT_MS: a redelivery's or a ping's POST (default WEBHOOK_DEFAULTS.timeoutMs). */
+  webhookTimeoutMs?: number | undefined;
   /**
    * This process's read model. Absent: the app makes one and starts it (tests, tools); main.ts
    * passes its own so that it can size its cache and stop it.
@@ -156,6 +160,12 @@ export function createApp(options: AppOptions): express.Express {
     }
   });
 
+  // redeliver and ping send at once, for their request (the dispatcher has its own)
+  const sendWebhook = createPoster({
+    allowPrivateTargets: options.allowPrivateWebhookTargets ?? false,
+    timeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
+  }).post;
+
   const rateLimited = (options.rateLimit?.perAddress ?? 0) > 0 || (options.rateLimit?.perKey ?? 0) > 0;
   // The OpenAPI document and the reference page that shows it (static: not rate limited).
   app.use(docsRouter({ rateLimited }));
@@ -176,6 +186,7 @@ export function createApp(options: AppOptions): express.Express {
       count: metrics.countQueue,
       feed: options.feed,
       allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+      sendWebhook,
       readModel,
       responseCacheBytes: options.responseCacheBytes,
     }),
@@ -196,11 +207,13 @@ export function createApp(options: AppOptions): express.Express {
           undefined,
         ),
         actor: req.headers['x-directory-actor'],
+        ifMatch: req.headers['if-match'],
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
         signal: requestSignal(res),
         count: metrics.countQueue,
         feed: options.feed,
         allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+        sendWebhook,
         readModel,
         setHeader: (name: string, value: string) => {
           if (!res.headersSent) res.setHeader(name, value);

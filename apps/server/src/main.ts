@@ -135,6 +135,7 @@ const app = createApp({
   rateLimit: config.rateLimit,
   trustProxy: config.trustProxy,
   allowPrivateWebhookTargets: config.changes.allowPrivateTargets,
+  webhookTimeoutMs: config.changes.timeoutMs,
   sharedSettings: shared,
 });
 // Expired task leases back to the queue; one process at a time across all of them.

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type AppRouter,
   type Context,
@@ -10,6 +9,7 @@ import {
   AppError,
   authenticate,
   bootstrapVerifier,
+  etagOf,
   type FeedServices,
   headerKey,
   type KeyVerifier,
@@ -39,6 +39,8 @@ export interface RestOptions {
   feed?: FeedServices | undefined;
   /** WEBHOOK_ALLOW_PRIVATE. */
   allowPrivateWebhookTargets?: boolean | undefined;
+  /** Sends a webhook message now (redeliver, ping). */
+  sendWebhook?: Context['sendWebhook'];
   /** This process's read model (the reads of projects and tags). */
   readModel?: ReadModel | undefined;
   /** The response cache's budget in bytes (default 32 MiB; 0: none). */
@@ -54,6 +56,8 @@ interface Route {
   nextLink?: Meta['nextLink'];
   /** meta.readsModel: its answers may be kept in the response cache while the model does not change. */
   readsModel?: true;
+  /** meta.bodyInput: a DELETE that takes its input from its body. */
+  bodyInput?: true;
   /** meta.scope: the route takes a key, checked (when sent in a header) before the body is read. */
   scope?: Meta['scope'];
   /** meta.created: 201 instead of 200. */
@@ -78,6 +82,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
     const method = openapi.method.toLowerCase() as Route['method'];
     const nextLink = def._def.meta?.nextLink;
     const readsModel = def._def.meta?.readsModel;
+    const bodyInput = def._def.meta?.bodyInput;
     const scope = def._def.meta?.scope;
     const created = def._def.meta?.created;
     return [
@@ -87,6 +92,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
         procedure,
         ...(nextLink && { nextLink }),
         ...(readsModel && { readsModel }),
+        ...(bodyInput && { bodyInput }),
         ...(scope && { scope }),
         ...(created && { created }),
       },
@@ -126,7 +132,7 @@ export function sendError(res: Response, error: AppError): void {
  */
 function sendWithEtag(req: Request, res: Response, output: unknown): { body: string; etag: string } {
   const body = JSON.stringify(output);
-  const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  const etag = etagOf(body);
   sendBody(req, res, body, etag);
   return { body, etag };
 }
@@ -168,10 +174,15 @@ export function restRouter(options: RestOptions): Router {
   const model = options.readModel;
 
   for (const route of routes) {
-    // GET and DELETE take their input from the query; a DELETE body may still carry apiKey.
-    const inputFromQuery = route.method === 'get' || route.method === 'delete';
+    // GET and DELETE take their input from the query (a DELETE body may still carry apiKey),
+    // but for a DELETE that declares its body its input (meta.bodyInput).
+    const inputFromQuery = route.method === 'get' || (route.method === 'delete' && !route.bodyInput);
     const routeName = `${route.method.toUpperCase()} ${route.path}`;
     rest[route.method](route.path, async (req: Request, res: Response) => {
+      // A read of the model is answered in a turn of the reads (read-model/turns.ts), so that
+      // however many clients read, writes and /healthz get the event loop between turns.
+      const inReadTurn = route.readsModel === true && model !== undefined;
+      if (inReadTurn) await model.turn();
       // A read of the model asked again while the model has not changed: the kept answer.
       // (minPosition may have to wait: such reads go the whole way.)
       const cacheKey =
@@ -221,6 +232,7 @@ export function restRouter(options: RestOptions): Router {
         keys,
         principal,
         actor: req.headers['x-directory-actor'],
+        ifMatch: req.headers['if-match'],
         bodyError:
           body.kind === 'malformed'
             ? 'Malformed JSON'
@@ -234,7 +246,9 @@ export function restRouter(options: RestOptions): Router {
         count: options.count,
         feed: options.feed,
         allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
+        sendWebhook: options.sendWebhook,
         readModel: options.readModel,
+        inReadTurn,
         setHeader: (name, value) => res.setHeader(name, value),
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};

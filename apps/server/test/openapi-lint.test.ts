@@ -163,6 +163,11 @@ const WITHOUT_PROSE = new Set([
   'GET /api/changes',
   'DELETE /api/webhooks/{id}',
   'GET /api/webhooks/{id}/deliveries',
+  'POST /api/projects/duplicates/dismiss',
+  'DELETE /api/projects/duplicates/dismiss',
+  'PATCH /api/webhooks/{id}',
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  'POST /api/webhooks/{id}/ping',
 ]);
 
 describe('the schemas are as tight as the server', () => {

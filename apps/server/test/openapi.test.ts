@@ -1,6 +1,6 @@
 import { connect as netConnect } from 'node:net';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { pruneChanges } from '@directory/db';
+import { pruneChanges, sql } from '@directory/db';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,13 @@ const ENDPOINTS = [
   { op: 'GET /api/keys/self', keyed: true },
   { op: 'DELETE /api/keys/{id}', keyed: true },
   { op: 'POST /api/keys/{id}/rotate', keyed: true },
+  // EXTENSIONS H
+  { op: 'PATCH /api/projects/{slug}', keyed: true },
+  { op: 'POST /api/projects/duplicates/dismiss', keyed: true },
+  { op: 'DELETE /api/projects/duplicates/dismiss', keyed: true },
+  { op: 'PATCH /api/webhooks/{id}', keyed: true },
+  { op: 'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver', keyed: true },
+  { op: 'POST /api/webhooks/{id}/ping', keyed: true },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -61,12 +68,24 @@ const ERRORS: Record<number, string[]> = {
   408: ['Request Timeout'],
   409: ['Conflict'],
   410: ['Gone'],
+  412: ['Precondition Failed'],
   413: ['Payload too large'],
   431: ['Request header fields too large'],
   500: ['Internal server error'],
 };
+/** The operations of EXTENSIONS H, whose statuses the rules below do not derive. */
+const CURATION: Partial<Record<Op, number[]>> = {
+  'PATCH /api/projects/{slug}': [400, 401, 403, 404, 408, 409, 412, 413, 431, 500],
+  'POST /api/projects/duplicates/dismiss': [400, 401, 403, 404, 408, 409, 413, 431, 500],
+  'DELETE /api/projects/duplicates/dismiss': [400, 401, 403, 404, 408, 409, 413, 431, 500],
+  'PATCH /api/webhooks/{id}': [400, 401, 403, 404, 408, 413, 431, 500],
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': [400, 401, 403, 404, 408, 410, 413, 431, 500],
+  'POST /api/webhooks/{id}/ping': [400, 401, 403, 404, 408, 413, 431, 500],
+};
 function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
   const [method, path] = op.split(' ') as [string, string];
+  const curation = CURATION[op];
+  if (curation) return Object.fromEntries(curation.map((status) => [String(status), ERRORS[status]!]));
   const statuses = [
     ...(op === 'GET /api/projects/{slug}' || (method === 'GET' && path.includes('/revisions')) ? [301] : []),
     400,
@@ -598,7 +617,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       const create = 'POST /api/webhooks';
       const body = { url: 'https://hooks.example.org/directory', events: ['*'] };
       const created = await call(create, {}, { body });
-      conforms(create, created, 201);
+      conforms(create, created, 200);
       conforms(create, await call(create, {}, { body: { ...body, url: 'http://127.0.0.1:9/' } }), 400);
       conforms(create, await call(create, {}, { body, key: false }), 401);
       conforms(create, await call(create, {}, { ...tooLarge, key: false }), 413);
@@ -674,7 +693,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
         const [method] = op.split(' ') as [string];
         const reply = await call(
           op,
-          { slug: 'x', id: 'x', revision: '1' },
+          { slug: 'x', id: 'x', revision: '1', deliveryId: '1' },
           {
             key: none.json.data.key,
             ...(method === 'GET' ? {} : { body: {} }),
@@ -683,6 +702,99 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
         conforms(op, reply, 403);
         expect(reply.json.details[0], op).toMatch(/^scope: this key lacks "[a-z:]+"$/);
       }
+    });
+
+    it('the curation operations (EXTENSIONS H)', async () => {
+      const [a, b] = [project(), project()];
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [a, b] } });
+      const slug = (p: { nameEn: string }) => p.nameEn.toLowerCase().replace(/\s+/g, '-');
+      const at = { slug: slug(a) };
+      const none = { slug: 'no-such-project' };
+      const merged = project();
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [merged] } });
+      await s.call('POST', `/api/projects/${slug(merged)}/merge`, { body: { into: slug(b) } });
+      const alias = { slug: slug(merged) };
+
+      const edit = 'PATCH /api/projects/{slug}';
+      const etag = (await s.call('GET', `/api/projects/${at.slug}`)).headers.get('etag')!;
+      conforms(edit, await call(edit, at, { body: { status: 'ARCHIVED' }, key: false }), 401);
+      conforms(edit, await call(edit, at, { ...tooLarge, key: false }), 413);
+      conforms(edit, await call(edit, at, { body: { description: 'short' } }), 400);
+      conforms(edit, await call(edit, none, { body: {} }), 404);
+      conforms(edit, await call(edit, alias, { body: {} }), 409);
+      conforms(edit, await call(edit, at, { body: { links: b.links } }), 409);
+      conforms(
+        edit,
+        await call(edit, at, { body: { status: 'ARCHIVED' }, headers: { 'if-match': etag } }),
+        200,
+      );
+      conforms(
+        edit,
+        await call(edit, at, { body: { status: 'ACTIVE' }, headers: { 'if-match': etag } }),
+        412,
+      );
+      conforms(edit, await call(edit, at, { body: {}, ...hugeHeaders }), 431);
+
+      for (const op of [
+        'POST /api/projects/duplicates/dismiss',
+        'DELETE /api/projects/duplicates/dismiss',
+      ] as const) {
+        const slugs = [slug(a), slug(b)];
+        conforms(op, await call(op, {}, { body: { slugs }, key: false }), 401);
+        conforms(op, await call(op, {}, { ...tooLarge, key: false }), 413);
+        conforms(op, await call(op, {}, { body: { slugs: [slug(a)] } }), 400);
+        conforms(op, await call(op, {}, { body: { slugs: [slug(a), 'no-such-project'] } }), 404);
+        conforms(op, await call(op, {}, { body: { slugs: [slug(a), alias.slug] } }), 409);
+        conforms(op, await call(op, {}, { body: { slugs } }), 200);
+        conforms(op, await call(op, {}, { body: { slugs }, ...hugeHeaders }), 431);
+      }
+      conforms(
+        'GET /api/projects/duplicates',
+        await s.call('GET', '/api/projects/duplicates?dismissed=true&limit=1'),
+        200,
+      );
+
+      const created = await s.call('POST', '/api/webhooks', {
+        body: { url: 'https://hooks.example.org/directory', events: ['*'] },
+      });
+      const id = { id: created.json.webhook.id as string };
+      const update = 'PATCH /api/webhooks/{id}';
+      conforms(update, await call(update, id, { body: { enabled: false }, key: false }), 401);
+      conforms(update, await call(update, id, { ...tooLarge, key: false }), 413);
+      conforms(update, await call(update, id, { body: { enabled: 'no' } }), 400);
+      conforms(update, await call(update, { id: 'no-such-webhook' }, { body: { enabled: false } }), 404);
+      conforms(update, await call(update, id, { body: { enabled: false } }), 200);
+      conforms(update, await call(update, id, { body: { enabled: true } }), 200);
+      conforms(update, await call(update, id, { body: { enabled: false }, ...hugeHeaders }), 431);
+
+      const ping = 'POST /api/webhooks/{id}/ping';
+      conforms(ping, await call(ping, id, { key: false }), 401);
+      conforms(ping, await call(ping, id, { ...tooLarge, key: false }), 413);
+      conforms(ping, await call(ping, id, { raw: '[]' }), 400);
+      conforms(ping, await call(ping, { id: 'no-such-webhook' }), 404);
+      // the target does not resolve here: answered with the failure, not an error
+      conforms(ping, await call(ping, id), 200);
+      conforms(ping, await call(ping, id, hugeHeaders), 431);
+
+      // a change queued for the webhook, and an attempt at it
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] } });
+      const attempts = await sql<{ id: string; change_id: string }>`
+        insert into webhook_attempts (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms)
+        select webhook_id, id, change_id, 'project.created', 500, 'HTTP 500', false, 1
+        from webhook_deliveries where webhook_id = ${id.id}
+        returning id::text, change_id::text
+      `.execute(s.db.db);
+      const attempt = attempts.rows[0]!;
+      const redeliver = 'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver';
+      const at2 = { ...id, deliveryId: attempt.id };
+      conforms(redeliver, await call(redeliver, at2, { key: false }), 401);
+      conforms(redeliver, await call(redeliver, at2, { ...tooLarge, key: false }), 413);
+      conforms(redeliver, await call(redeliver, { ...id, deliveryId: '3000000000000000000000' }), 400);
+      conforms(redeliver, await call(redeliver, { ...id, deliveryId: '999999999' }), 404);
+      conforms(redeliver, await call(redeliver, at2), 200);
+      conforms(redeliver, await call(redeliver, at2, hugeHeaders), 431);
+      await sql`delete from changes where id = ${attempt.change_id}::bigint`.execute(s.db.db);
+      conforms(redeliver, await call(redeliver, at2), 410);
     });
 
     it('every operation: a request that stalls past the request timeout', async () => {

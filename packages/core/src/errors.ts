@@ -19,6 +19,8 @@ export const KINDS = {
   CONFLICT: { status: 409, error: 'Conflict', code: 'CONFLICT' },
   // tRPC has no code for 410; its clients read the status from the error's data.
   GONE: { status: 410, error: 'Gone', code: 'NOT_FOUND' },
+  PRECONDITION_FAILED: { status: 412, error: 'Precondition Failed', code: 'PRECONDITION_FAILED' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, error: 'Unsupported Media Type', code: 'UNSUPPORTED_MEDIA_TYPE' },
   REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout', code: 'TIMEOUT' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large', code: 'PAYLOAD_TOO_LARGE' },
   RATE_LIMITED: { status: 429, error: 'Too Many Requests', code: 'TOO_MANY_REQUESTS' },
@@ -103,6 +105,8 @@ const TRPC_CLIENT_ERRORS: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorKind>> = {
   FORBIDDEN: 'FORBIDDEN',
   TOO_MANY_REQUESTS: 'RATE_LIMITED',
   CONFLICT: 'CONFLICT',
+  PRECONDITION_FAILED: 'PRECONDITION_FAILED',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
 /**

@@ -45,4 +45,9 @@ export type Meta = OpenApiMeta & {
    * (ReadModel.version), like a search engine's request cache.
    */
   readsModel?: true;
+  /**
+   * A DELETE whose input is its JSON body (not its query string), as a POST's is: the REST
+   * adapter reads it from there, and the OpenAPI document describes a request body.
+   */
+  bodyInput?: true;
 };

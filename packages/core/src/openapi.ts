@@ -152,6 +152,33 @@ function addExamples(operation: Operation, examples: Meta['examples']): void {
   okMedia.example = examples.response;
 }
 
+/**
+ * A DELETE whose input is its body (meta.bodyInput): trpc-to-openapi describes a DELETE's input
+ * as query parameters, so they become the properties of a JSON request body.
+ */
+function queryToBody(operation: Operation): void {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  operation.parameters = (operation.parameters ?? []).filter((parameter) => {
+    if (!('name' in parameter) || parameter.in !== 'query') return true;
+    properties[parameter.name] = {
+      ...(parameter.schema as Schema),
+      ...(parameter.description && { description: parameter.description }),
+    };
+    if (parameter.required) required.push(parameter.name);
+    return false;
+  });
+  if (operation.parameters.length === 0) delete operation.parameters;
+  operation.requestBody = {
+    required: true,
+    content: {
+      [JSON_TYPE]: {
+        schema: { type: 'object', properties, ...(required.length > 0 && { required }) } as never,
+      },
+    },
+  };
+}
+
 /** The body schema of an operation with `apiKey` added; a DELETE, which has no other body fields, gets one. */
 function withBodyKey(operation: Operation): Operation['requestBody'] {
   const body = operation.requestBody;
@@ -195,9 +222,10 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
   document.tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
 
   forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
-    const { openapi, errors = [], examples, scope } = meta as Meta;
+    const { openapi, errors = [], examples, bodyInput, scope } = meta as Meta;
     const operation = document.paths?.[openapi.path]?.[openapi.method.toLowerCase() as 'get'];
     if (!operation) throw new Error(`no operation for ${openapi.method} ${openapi.path}`);
+    if (bodyInput) queryToBody(operation);
     const transport = options.transport(openapi.method);
 
     if (openapi.protect && transport.readsBody) {

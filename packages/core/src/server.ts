@@ -12,6 +12,7 @@ export {
   requireScope,
 } from './auth.ts';
 export type { FeedServices } from './changes/feed.ts';
+export { etagOf } from './domain/etag.ts';
 export { SCOPES, type Scope } from './domain/scopes.ts';
 export { urlKey } from './domain/url-key.ts';
 export {
@@ -39,3 +40,4 @@ export {
   startReaper,
 } from './services/reaper.ts';
 export { readQueueStats } from './tasks/get-queue-stats.ts';
+export { checkedOutputOf } from './trusted-output.ts';

@@ -14,7 +14,7 @@ import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
 import type { QueueEvent } from './services/queue-signals.ts';
 import { requestKey } from './services/request-key.ts';
-import { requestWrites } from './transaction.ts';
+import { newRequestWrites, requestWrites } from './transaction.ts';
 
 /** The response header that tells which point of the change feed an answer reflects (EXTENSIONS D). */
 export const POSITION_HEADER = 'X-Directory-Position';
@@ -44,12 +44,24 @@ export interface Context {
   count?: ((event: QueueEvent, n: number) => void) | undefined;
   /** The request's X-Directory-Actor header as sent (history/actor.ts reads it). */
   actor?: string | string[] | undefined;
+  /** The request's If-Match header (PATCH /api/projects/{slug}: 412 when the project changed since). */
+  ifMatch?: string | undefined;
   /** The change feed's long-poll signal (absent: polling). */
   feed?: FeedServices | undefined;
   /** WEBHOOK_ALLOW_PRIVATE: webhooks may target loopback and private addresses (default false). */
   allowPrivateWebhookTargets?: boolean | undefined;
+  /**
+   * POSTs a signed webhook message now and resolves to the status code the target answered
+   * (rejects when it cannot be reached or is refused as private): redeliver and ping.
+   */
+  sendWebhook?: ((url: string, body: string, headers: Record<string, string>) => Promise<number>) | undefined;
   /** This process's read model: the reads of projects and tags come from it. */
   readModel?: ReadModel | undefined;
+  /**
+   * The transport answers this request in a turn of the read model's reads (ReadModel.turn,
+   * read-model/turns.ts): its search runs at once instead of waiting for another turn.
+   */
+  inReadTurn?: boolean | undefined;
   /** Sets a response header (X-Directory-Position); transports without headers leave it out. */
   setHeader?: ((name: string, value: string) => void) | undefined;
 }
@@ -102,13 +114,13 @@ const requireReadableBody = t.middleware(({ ctx, next }) => {
  */
 const ownWrites = t.middleware(async ({ ctx, next, type }) => {
   if (type !== 'mutation' || !ctx.readModel) return next();
-  const store = { xids: [] as string[] };
+  const store = newRequestWrites();
   try {
     return await requestWrites.run(store, () => next());
   } finally {
     if (store.xids.length > 0) {
       try {
-        await ctx.readModel.applyOwn(store.xids);
+        await ctx.readModel.applyOwn(store);
       } catch {
         // the follower applies them from the feed
       }

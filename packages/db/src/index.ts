@@ -37,23 +37,29 @@ export {
 } from './keys/keys.ts';
 export { lockKeys } from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
-export { findAliasTarget, findSlugHolder } from './projects/aliases.ts';
+export { findAliasTarget, findMergeTarget, findSlugHolder } from './projects/aliases.ts';
 export {
-  findLinkKeyOwner,
+  findLinkKeyOwners,
   findProjectKeyMatches,
   findProjectSlugByUrlKey,
   findUrlMatches,
   type ProjectKeyMatches,
 } from './projects/by-url-key.ts';
-export type { LinksAndTags } from './projects/diff.ts';
-export { findLinkDuplicates, findNameDuplicates } from './projects/duplicate-groups.ts';
-export { findProjectsByIdentity, type IdentityKeys } from './projects/identity.ts';
+export { diffLinksAndTags, type LinksAndTags, type LinksAndTagsDiff, type NewLink } from './projects/diff.ts';
+export { deleteDismissals, insertDismissals, listDismissals } from './projects/dismissals.ts';
+export {
+  type DuplicateProjectRow,
+  findLinkDuplicates,
+  findNameDuplicates,
+} from './projects/duplicate-groups.ts';
+export { findProjectsByIdentity, type IdentifiedProject, type IdentityKeys } from './projects/identity.ts';
 export { replaceLinksAndTags } from './projects/links-and-tags.ts';
 export { findMergeParty, type MergeParty, mergeProjectRows } from './projects/merge.ts';
 export {
   findProjectDetailBySlug,
   findProjectDetailsByIds,
   findProjectIdBySlug,
+  findProjectIdsBySlugs,
   type LinkDetail,
   type ProjectDetailRow,
   projectDetailStatement,
@@ -67,13 +73,16 @@ export {
   updateProjects,
   writeProjectLock,
 } from './projects/write.ts';
+export { ProjectChangedMeanwhile, type WrittenTimes, writeProjectBatch } from './projects/write-batch.ts';
 export { claimQueuedTasks, extendLease, lockTaskWithLease, releaseLease } from './queue/leases.ts';
 export { reapExpiredLeases } from './queue/reaper.ts';
 export { queueStats } from './queue/stats.ts';
 export {
   currentTransactionId,
+  currentTransactionWrites,
   type IndexedProjectRow,
   type IndexedTagRow,
+  type OwnProjectChange,
   readChangesOfTransactions,
   readIndexedProjects,
   readModelSnapshot,
@@ -81,7 +90,7 @@ export {
 export { type Snapshot, visibleIn } from './read-model/snapshot.ts';
 export { readSynonyms, readSynonymsVersion, writeSynonyms } from './read-model/synonyms.ts';
 export * from './tables.ts';
-export { findTagsByName, findTakenTagSlugs } from './tags/read.ts';
+export { findTagsByName, findTakenTagSlugs, lockKeysAndFindTags, type StoredTag } from './tags/read.ts';
 export { fillTagNamesEn, insertTags } from './tags/write.ts';
 export { findTaskById, lockTaskById, type QueuePosition, readTaskPage } from './tasks/read.ts';
 export { insertTasks, type NewTask, type TaskChange, updateTaskIfStatus } from './tasks/write.ts';
@@ -89,7 +98,16 @@ export {
   type ClaimedDelivery,
   claimDeliveries,
   deliveryCounts,
+  findAttemptForRedelivery,
   listAttempts,
   recordAttempt,
+  recordAttempts,
+  recordRedelivery,
 } from './webhooks/deliveries.ts';
-export { deleteWebhookById, findWebhook, findWebhooks, insertWebhook } from './webhooks/webhooks.ts';
+export {
+  deleteWebhookById,
+  findWebhook,
+  findWebhooks,
+  insertWebhook,
+  setWebhookEnabled,
+} from './webhooks/webhooks.ts';

@@ -175,7 +175,7 @@ export interface WebhookAttemptsTable {
 }
 
 export type RevisionAction = 'created' | 'updated' | 'deleted';
-export type RevisionVia = 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock';
+export type RevisionVia = 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock' | 'edit';
 
 /** A project's revisions (migration 2026_11_25_000800_history): the whole project as of each write. */
 export interface ProjectRevisionsTable {
@@ -192,12 +192,12 @@ export interface ProjectRevisionsTable {
   name_en: string | null;
   body_hash: string;
   project: ColumnType<unknown, string, string>;
-  /** The named key that made it (migration 2026_11_26_000900_api_keys); null: the bootstrap key. */
+  /** The named key that made it (migration 2026_11_26_000960_api_keys); null: the bootstrap key. */
   key_id: string | null;
   key_name: string | null;
 }
 
-/** Named keys (migration 2026_11_26_000900_api_keys): the SHA-256 of each key, never the key. */
+/** Named keys (migration 2026_11_26_000960_api_keys): the SHA-256 of each key, never the key. */
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -225,6 +225,14 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+/** Pairs of projects said to be distinct (migration 2026_11_26_000950_curation): project_a < project_b. */
+export interface DuplicateDismissalsTable {
+  project_a: string;
+  project_b: string;
+  at: Generated<Timestamp>;
+  actor: string | null;
+}
+
 export interface Database {
   projects: ProjectsTable;
   tags: TagsTable;
@@ -241,6 +249,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   project_revisions: ProjectRevisionsTable;
+  duplicate_dismissals: DuplicateDismissalsTable;
   api_keys: ApiKeysTable;
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;

@@ -19,6 +19,10 @@ export interface Route {
    * `minPosition`, so that a read after a write sees it whichever process answers (EXTENSIONS D).
    */
   readsModel?: true;
+  /** The answer's `ETag` is added to it as `etag`; an input's `ifMatch` is sent as `If-Match`. */
+  etag?: true;
+  /** A DELETE whose input goes in a JSON body (as a POST's), not the query. */
+  bodyInput?: true;
 }
 
 /**
@@ -30,13 +34,24 @@ export const ROUTES = {
   projects: {
     upsert: { method: 'POST', path: '/api/webhook/projects', repeatable: true },
     find: { method: 'GET', path: '/api/projects', repeatable: true, readsModel: true },
-    get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true, readsModel: true },
+    get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true, readsModel: true, etag: true },
+    // an edit repeated converges on the same content (the repeat stores no revision); with
+    // ifMatch a repeat after it took effect would answer 412, so it is not repeated
+    edit: { method: 'PATCH', path: '/api/projects/{slug}', repeatable: false, etag: true },
     delete: { method: 'DELETE', path: '/api/projects/{slug}', repeatable: false },
     checkDuplicates: { method: 'POST', path: '/api/webhook/check-duplicates', repeatable: true },
     byUrl: { method: 'GET', path: '/api/projects/by-url', repeatable: true },
     // a merge repeated after it took effect would answer 409 (the slug is an alias by then)
     merge: { method: 'POST', path: '/api/projects/{slug}/merge', repeatable: false },
     duplicates: { method: 'GET', path: '/api/projects/duplicates', repeatable: true },
+    // recording (or removing) the same pairs again changes nothing
+    dismissDuplicates: { method: 'POST', path: '/api/projects/duplicates/dismiss', repeatable: true },
+    undismissDuplicates: {
+      method: 'DELETE',
+      path: '/api/projects/duplicates/dismiss',
+      repeatable: true,
+      bodyInput: true,
+    },
     // history (EXTENSIONS F)
     revisions: { method: 'GET', path: '/api/projects/{slug}/revisions', repeatable: true },
     revision: { method: 'GET', path: '/api/projects/{slug}/revisions/{revision}', repeatable: true },
@@ -73,7 +88,16 @@ export const ROUTES = {
     list: { method: 'GET', path: '/api/webhooks', repeatable: true },
     get: { method: 'GET', path: '/api/webhooks/{id}', repeatable: true },
     delete: { method: 'DELETE', path: '/api/webhooks/{id}', repeatable: false },
+    // enabling or disabling again changes nothing
+    update: { method: 'PATCH', path: '/api/webhooks/{id}', repeatable: true },
     deliveries: { method: 'GET', path: '/api/webhooks/{id}/deliveries', repeatable: true },
+    // a redelivery repeated sends the message once more (receivers drop a repeated webhook-id)
+    redeliver: {
+      method: 'POST',
+      path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+      repeatable: false,
+    },
+    ping: { method: 'POST', path: '/api/webhooks/{id}/ping', repeatable: true },
   },
   tags: {
     find: { method: 'GET', path: '/api/tags', repeatable: true, readsModel: true },
@@ -107,7 +131,7 @@ export function buildRequest(
     return encodeURIComponent(String(value ?? ''));
   });
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
-  if (route.method === 'GET' || route.method === 'DELETE') {
+  if (route.method === 'GET' || (route.method === 'DELETE' && !route.bodyInput)) {
     for (const [key, value] of Object.entries(rest)) {
       // a list is a repeated parameter (`?tag=a&tag=b`)
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));

@@ -84,12 +84,14 @@ export function createTransport(options: TransportOptions): Send {
     input: Record<string, unknown>,
     caller?: AbortSignal,
   ): Promise<Outcome> {
+    const { ifMatch, ...fields } = route.etag ? input : { ...input, ifMatch: undefined };
     const withPosition =
-      route.readsModel && lastWrite !== undefined && input.minPosition === undefined
-        ? { ...input, minPosition: lastWrite }
-        : input;
+      route.readsModel && lastWrite !== undefined && fields.minPosition === undefined
+        ? { ...fields, minPosition: lastWrite }
+        : fields;
     const { url, body } = buildRequest(baseUrl, route, withPosition);
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (typeof ifMatch === 'string') headers['if-match'] = ifMatch;
     if (apiKey !== undefined) headers['x-api-key'] = apiKey;
     if (actor !== undefined) headers['x-directory-actor'] = actor;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -104,7 +106,12 @@ export function createTransport(options: TransportOptions): Send {
         const position = res.headers.get('x-directory-position');
         if (position && route.method !== 'GET') lastWrite = position;
         try {
-          return { ok: true, body: JSON.parse(text) };
+          const parsed = JSON.parse(text);
+          const etag = route.etag ? res.headers.get('etag') : null;
+          return {
+            ok: true,
+            body: etag && parsed && typeof parsed === 'object' ? { ...parsed, etag } : parsed,
+          };
         } catch {
           return { ok: false, error: errorFromReply(res.status, res.statusText, text), retry: false };
         }

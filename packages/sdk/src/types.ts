@@ -77,7 +77,11 @@ export type FindTagsInput = {
 
 /** The input of every SDK method that maps to one endpoint. */
 export type Inputs = {
-  projects: Omit<RouterInputs['projects'], 'find'> & { find: FindProjectsInput };
+  projects: Omit<RouterInputs['projects'], 'find' | 'edit'> & {
+    find: FindProjectsInput;
+    /** `ifMatch`: the `etag` of `get` (sent as If-Match: 412 when the project changed since). */
+    edit: RouterInputs['projects']['edit'] & { ifMatch?: string };
+  };
   tags: { find: FindTagsInput };
   search: { synonyms: Record<never, never> | undefined; replaceSynonyms: { sets: string[][] } };
   changes: { list: ListChangesInput };
@@ -100,7 +104,14 @@ export type Endpoints = {
   [N in keyof Inputs]: {
     // an endpoint whose input has no required field may be called without one (stats())
     [P in keyof Inputs[N] & keyof RouterOutputs[N]]: Record<never, never> extends Inputs[N][P]
-      ? (input?: Inputs[N][P]) => Promise<RouterOutputs[N][P]>
-      : (input: Inputs[N][P]) => Promise<RouterOutputs[N][P]>;
+      ? (input?: Inputs[N][P]) => Promise<Output<N, P>>
+      : (input: Inputs[N][P]) => Promise<Output<N, P>>;
   };
 };
+
+/** The answer of an endpoint; a project's (get, edit) with its `etag`, for `edit`'s `ifMatch`. */
+type Output<N extends keyof RouterOutputs, P extends keyof RouterOutputs[N]> = N extends 'projects'
+  ? P extends 'get' | 'edit'
+    ? RouterOutputs[N][P] & { etag: string }
+    : RouterOutputs[N][P]
+  : RouterOutputs[N][P];

@@ -148,6 +148,24 @@ describe('the built package', () => {
     }
   });
 
+  it('runs as ./directory from the repository root: the built CLI, by Node alone, against a server', async () => {
+    // The launcher runs packages/sdk/dist/cli.js (built above, so it builds nothing first).
+    const root = join(SDK, '..', '..');
+    const env = { ...process.env, DIRECTORY_URL: s.baseUrl, WEBHOOK_API_KEY: s.key, DIRECTORY_API_KEY: '' };
+    const help = await run(join(root, 'directory'), ['--help'], { cwd: root, env });
+    expect(help.stdout).toMatch(/^Usage: directory <command>/);
+    expect(help.stderr).toBe('');
+    const { stdout } = await run(
+      join(root, 'directory'),
+      ['check', 'https://example.org/launcher', '--json'],
+      {
+        cwd: root,
+        env,
+      },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ success: true, results: [{ reason: 'New URL' }] });
+  });
+
   it('has declarations a TypeScript consumer type-checks against', async () => {
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const result = await run(process.execPath, [tsc, '-p', join(FIXTURES, 'tsconfig.json')], {

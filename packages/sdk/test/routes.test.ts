@@ -26,7 +26,7 @@ describe('the SDK route table', () => {
     expect(sdk).toEqual(serverRoutes());
   });
 
-  it('marks exactly the deletes, status change, complete, claim, release, merge, restore and webhook create as not repeatable', () => {
+  it('marks exactly the deletes, status change, complete, claim, release, merge, restore, edit, redeliver and webhook create as not repeatable', () => {
     const once = Object.entries(ROUTES).flatMap(([namespace, routes]) =>
       Object.entries(routes)
         .filter(([, r]) => !r.repeatable)
@@ -34,6 +34,7 @@ describe('the SDK route table', () => {
     );
     expect(once.sort()).toEqual([
       'projects.delete',
+      'projects.edit',
       'projects.merge',
       'projects.restore',
       'tasks.claim',
@@ -42,6 +43,7 @@ describe('the SDK route table', () => {
       'tasks.updateStatus',
       'webhooks.create',
       'webhooks.delete',
+      'webhooks.redeliver',
     ]);
   });
 });

@@ -1,6 +1,6 @@
 /*
- * Scratch sets of a query and the pair buffer of a build: typed arrays as large as the
- * directory, allocated once and reused, so that a query allocates nothing per match.
+ * The pair buffer of a build, and the scratch sets of a list (typed arrays as large as the
+ * directory, allocated once and reused). A search's sets are bitmaps (bitmap.ts).
  */
 
 /** Pairs buffered before a flush (bounded: a 1,000,000-project build does not hold all its pairs at once). */
@@ -68,22 +68,10 @@ export class DocSet {
       this.list[this.n++] = d;
     } else if (code > this.code[d]!) this.code[d] = code;
   }
-
-  bump(d: number, from: number): void {
-    if (this.stamp[d] === this.gen && this.code[d] === from) this.code[d] = from + 1;
-  }
 }
 
-// scratch sets of a query (each as large as the directory, allocated once and reused)
-export const SLOT_ACC = 0;
-export const SLOT_NEXT = 1;
-export const SLOT_WORD = 2;
-export const SLOT_ALT = 3;
-export const SLOT_TERM = 4;
-export const SLOT_ALT_NEXT = 5;
-export const SLOT_FINAL = 6;
-export const SLOT_SEEN = 7;
-export const SLOT_COUNT = 8;
+// the scratch set slots (a list without q: the documents of any of several tags)
+export const SLOT_SEEN = 0;
 
 /** The scratch sets of one index, by slot. */
 export class Scratch {
@@ -98,16 +86,5 @@ export class Scratch {
     }
     s.clear(capacity);
     return s;
-  }
-
-  /** The set of a slot as it is. */
-  get(slot: number): DocSet {
-    return this.sets[slot]!;
-  }
-
-  swap(a: number, b: number): void {
-    const x = this.sets[a]!;
-    this.sets[a] = this.sets[b]!;
-    this.sets[b] = x;
   }
 }

@@ -1,4 +1,3 @@
-import type { DocSet } from './doc-set.ts';
 import { type CompiledFilters, othersOk, tagsOk } from './filters.ts';
 import { LINK_TYPES, STATUSES, type Store } from './store.ts';
 import { compareCodePoints } from './text.ts';
@@ -10,6 +9,13 @@ import type { FacetName, ProjectFacets, ValueFacet } from './types.ts';
  */
 
 const TOP_TAGS = 50;
+
+/** A set of documents as a facet pass reads it: listed, and tested. */
+export interface DocView {
+  n: number;
+  list: ArrayLike<number>;
+  has(d: number): boolean;
+}
 
 export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
   const out: ProjectFacets = {};
@@ -34,7 +40,7 @@ export function facetPass(
   ix: Store,
   f: CompiledFilters,
   names: FacetName[],
-  set: DocSet | undefined,
+  set: DocView | undefined,
 ): ProjectFacets {
   const hasStatus = f.status !== 0;
   const hasTags = f.tagNums !== undefined;
@@ -74,7 +80,41 @@ export function facetPass(
     }
   }
   const direct = (wantStatus && !statusInv) || (wantLinks && !linksInv) || (wantTags && !tagsInv);
-  if (direct) {
+  if (direct && set && !hasStatus && !hasTags && !hasLinks && !hasOthers) {
+    // a search without filters (the common case): one tight pass over the matches
+    const cs = wantStatus && !statusInv;
+    const cl = wantLinks && !linksInv;
+    const ct = wantTags && !tagsInv;
+    const { list, n } = set;
+    const status = ix.status;
+    const linkMask = ix.linkMask;
+    let l0 = 0;
+    let l1 = 0;
+    let l2 = 0;
+    let l3 = 0;
+    for (let i = 0; i < n; i++) {
+      const d = list[i]!;
+      if (cs) statusCounts[status[d]!]!++;
+      if (cl) {
+        const m = linkMask[d]!;
+        l0 += m & 1;
+        l1 += (m >> 1) & 1;
+        l2 += (m >> 2) & 1;
+        l3 += (m >> 3) & 1;
+      }
+      if (ct) {
+        const to = at[d]! + count[d]!;
+        for (let k = at[d]!; k < to; k++) {
+          const tag = slab[k]!;
+          if (tagCounts[tag]!++ === 0) touched.push(tag);
+        }
+      }
+    }
+    linkCounts[0]! += l0;
+    linkCounts[1]! += l1;
+    linkCounts[2]! += l2;
+    linkCounts[3]! += l3;
+  } else if (direct) {
     const visit = (d: number) => {
       if (hasOthers && !othersOk(ix, f, d)) return;
       const s = !hasStatus || ix.status[d] === f.status;

@@ -1,13 +1,4 @@
-import {
-  type DocSet,
-  SLOT_ACC,
-  SLOT_ALT,
-  SLOT_ALT_NEXT,
-  SLOT_COUNT,
-  SLOT_NEXT,
-  SLOT_TERM,
-  SLOT_WORD,
-} from './doc-set.ts';
+import type { BitPool, Bits } from './bitmap.ts';
 import { CLASS_DESCRIPTION, CLASS_NAME, CLASS_TAG, matchCode, worseOf } from './ranking.ts';
 import type { Store } from './store.ts';
 import { cjkGramsOf } from './terms.ts';
@@ -16,9 +7,22 @@ import { allowedTypos, prefixDistance } from './typo.ts';
 
 /*
  * Matching: the query cut into words (synonym terms of several tokens are one word); each
- * word's documents with their best match code (ranking.ts), from the postings of the tokens
- * the vocabulary expands it to, the CJK grams, and the tags; the words intersected.
+ * word's documents by their best match code (ranking.ts), from the postings of the tokens
+ * the vocabulary expands it to, the CJK grams, and the tags; the words intersected. Every set
+ * is a bitmap per match code (Coded), made a word of 32 documents at a time: a posting list
+ * with a document per 32 of the directory is OR-ed as its bitmap, a sparser one bit by bit;
+ * a word's best code per document is its codes taken from the best down, each AND NOT the
+ * better ones; two words combine code by code (AND, into the code of the worse of the two).
  */
+
+/**
+ * Bounds of a query's typo work (beyond the contract, EXTENSIONS D; the README says why):
+ * typos for the first MAX_TYPO_WORDS words that may have some (the later words match
+ * exactly), at most MAX_TYPO_TERMS typo-expanded tokens per word, and each word's walk of the
+ * vocabulary bounded by TYPO_WALK_STEPS (vocabulary.ts).
+ */
+export const MAX_TYPO_WORDS = 4;
+export const MAX_TYPO_TERMS = 100;
 
 /** A query word: the terms that must all match, and its synonyms' terms (each a conjunction). */
 export interface Word {
@@ -28,7 +32,7 @@ export interface Word {
 
 /** The documents matching every word of a query, with their match codes, and the query cut into words. */
 export interface Matched {
-  set: DocSet;
+  set: Coded;
   words: Word[];
   terms: string[];
 }
@@ -90,45 +94,139 @@ export function queryWords(ix: Store, q: string): { words: Word[]; terms: string
   return { words, terms };
 }
 
-/** The documents a term matches, each with its best match code, into `out`. */
-export function termSet(
-  ix: Store,
-  term: string,
-  synonym: boolean,
-  typosOn: boolean,
-  out: DocSet,
-  within?: DocSet,
-) {
+/**
+ * Documents by match code: at[c] holds the documents whose code is c, the sets disjoint once
+ * resolved; `codes` lists the codes present, best first.
+ */
+export class Coded {
+  readonly at: (Bits | undefined)[] = [];
+  codes: number[] = [];
+  private all: Bits | undefined;
+
+  constructor(private readonly pool: BitPool) {}
+
+  /** The set of a code (made empty when new). */
+  layer(code: number): Bits {
+    let b = this.at[code];
+    if (!b) {
+      b = this.pool.take();
+      this.at[code] = b;
+      this.codes.push(code);
+      this.all = undefined;
+    }
+    return b;
+  }
+
+  /** Keeps each document in its best code only (codes are "bigger is better"). */
+  resolve(): this {
+    this.codes = this.codes.filter((c) => !this.at[c]!.empty).sort((a, b) => b - a);
+    if (this.codes.length > 1) {
+      const seen = this.pool.take();
+      for (const c of this.codes) {
+        const b = this.at[c]!;
+        b.andNot(seen);
+        seen.or(b);
+      }
+      this.all = seen;
+      this.codes = this.codes.filter((c) => !this.at[c]!.empty);
+    }
+    return this;
+  }
+
+  /** Every document of the set (resolved sets only). */
+  get union(): Bits {
+    if (!this.all) {
+      if (this.codes.length === 1) this.all = this.at[this.codes[0]!]!;
+      else {
+        this.all = this.pool.take();
+        for (const c of this.codes) this.all.or(this.at[c]!);
+      }
+    }
+    return this.all;
+  }
+
+  /** The code of a document of the set (0 when it is not in it). */
+  codeOf(d: number): number {
+    for (const c of this.codes) if (this.at[c]!.has(d)) return c;
+    return 0;
+  }
+
+  /** Takes a document out (a filter). */
+  remove(d: number): void {
+    for (const c of this.codes) this.at[c]!.remove(d);
+    if (this.all && this.codes.length > 1) this.all.remove(d);
+  }
+}
+
+/** The documents in both sets, each under the worse of its two codes. */
+function combine(pool: BitPool, a: Coded, b: Coded): Coded {
+  const out = new Coded(pool);
+  for (const ca of a.codes)
+    for (const cb of b.codes) {
+      const code = worseOf(ca, cb);
+      const had = out.at[code] !== undefined;
+      const layer = out.layer(code);
+      if (!a.at[ca]!.andInto(b.at[cb]!, layer) && !had) {
+        // nothing in common: leave the code out
+        out.at[code] = undefined;
+        out.codes.pop();
+      }
+    }
+  out.codes.sort((x, y) => x - y).reverse();
+  return out;
+}
+
+/**
+ * The typo-expanded tokens of a word a search reads: all of them up to MAX_TYPO_TERMS, else
+ * that many, fewest typos first, then the most frequent (the largest posting lists).
+ */
+function typoTerms(ix: Store, ids: number[], typos: number[]): number[] {
+  const all = ids.map((_, i) => i);
+  if (all.length <= MAX_TYPO_TERMS) return all;
+  const size = all.map((i) => ix.latinName.size(ids[i]!) + ix.latinDesc.size(ids[i]!));
+  return all.sort((a, b) => typos[a]! - typos[b]! || size[b]! - size[a]!).slice(0, MAX_TYPO_TERMS);
+}
+
+/** The documents a term matches, by their best match code. */
+export function termSet(ix: Store, term: string, synonym: boolean, typosOn: boolean, within?: Bits): Coded {
+  const out = new Coded(ix.bits);
   const name = matchCode(CLASS_NAME, 0, synonym);
   const desc = matchCode(CLASS_DESCRIPTION, 0, synonym);
   const k = isCjkToken(term) || !typosOn || synonym ? 0 : allowedTypos(term);
   const tagged = tagMatches(ix, term, k);
   for (let i = 0; i < tagged.tags.length; i++)
-    ix.tagDocs.into(tagged.tags[i]!, out, matchCode(CLASS_TAG, tagged.typos[i]!, synonym));
-  if (isCjkToken(term)) {
-    cjkTerm(ix, term, out, name, desc, within);
-    return;
+    ix.tagDocs.orInto(tagged.tags[i]!, out.layer(matchCode(CLASS_TAG, tagged.typos[i]!, synonym)));
+  if (isCjkToken(term)) cjkTerm(ix, term, out, name, desc, within);
+  else {
+    const m = ix.vocab.expand(term, k);
+    if (m.exact.length > 0) {
+      const nameSet = out.layer(name);
+      const descSet = out.layer(desc);
+      for (const t of m.exact) {
+        ix.latinName.orInto(t, nameSet);
+        ix.latinDesc.orInto(t, descSet);
+      }
+    }
+    for (const i of typoTerms(ix, m.typo, m.typos)) {
+      const t = m.typo[i]!;
+      ix.latinName.orInto(t, out.layer(matchCode(CLASS_NAME, m.typos[i]!, synonym)));
+      ix.latinDesc.orInto(t, out.layer(matchCode(CLASS_DESCRIPTION, m.typos[i]!, synonym)));
+    }
   }
-  const m = ix.vocab.expand(term, k);
-  for (const t of m.exact) {
-    ix.latinName.into(t, out, name);
-    ix.latinDesc.into(t, out, desc);
-  }
-  for (let i = 0; i < m.typo.length; i++) {
-    const t = m.typo[i]!;
-    ix.latinName.into(t, out, matchCode(CLASS_NAME, m.typos[i]!, synonym));
-    ix.latinDesc.into(t, out, matchCode(CLASS_DESCRIPTION, m.typos[i]!, synonym));
-  }
+  return out.resolve();
 }
 
-/** A CJK term: a character or a pair is one posting list; a longer term intersects its pairs, then the text decides. */
-export function cjkTerm(ix: Store, term: string, out: DocSet, name: number, desc: number, within?: DocSet) {
+/**
+ * A CJK term: a character or a pair is one posting list; a longer term intersects its pairs
+ * (and the documents the earlier words left), then the text decides.
+ */
+function cjkTerm(ix: Store, term: string, out: Coded, name: number, desc: number, within?: Bits) {
   const grams = cjkGramsOf(term);
   if (grams.length === 1) {
     const id = ix.cjkIds.get(grams[0]!);
     if (id === undefined) return;
-    ix.cjkName.into(id, out, name);
-    ix.cjkDesc.into(id, out, desc);
+    ix.cjkName.orInto(id, out.layer(name));
+    ix.cjkDesc.orInto(id, out.layer(desc));
     return;
   }
   const pairs: number[] = [];
@@ -143,89 +241,58 @@ export function cjkTerm(ix: Store, term: string, out: DocSet, name: number, desc
   };
   for (const cls of [CLASS_NAME, CLASS_DESCRIPTION]) {
     const postings = cls === CLASS_NAME ? ix.cjkName : ix.cjkDesc;
-    const code = cls === CLASS_NAME ? name : desc;
-    const verify = (d: number) => {
+    const layer = out.layer(cls === CLASS_NAME ? name : desc);
+    pairs.sort((a, b) => postings.size(a) - postings.size(b));
+    const candidates = ix.bits.take();
+    postings.orInto(pairs[0]!, candidates);
+    if (within) candidates.and(within);
+    for (let i = 1; i < pairs.length && !candidates.empty; i++) {
+      const next = ix.bits.take();
+      postings.orInto(pairs[i]!, next);
+      candidates.and(next);
+    }
+    const list = ix.docList(candidates.count());
+    const n = candidates.toList(list);
+    for (let i = 0; i < n; i++) {
+      const d = list[i]!;
       const p = ix.projects[d]!;
       if (cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn))
-        out.best(d, code);
-    };
-    pairs.sort((a, b) => postings.size(a) - postings.size(b));
-    if (within && within.n < postings.size(pairs[0]!)) {
-      // fewer documents left by the earlier words than in the rarest pair: test those
-      for (let i = 0; i < within.n; i++) {
-        const d = within.list[i]!;
-        if (pairs.every((id) => postings.has(id, d))) verify(d);
-      }
-      continue;
-    }
-    // count, per document, the pairs it holds: a document holding all of them is a candidate
-    const count = ix.scratch.acquire(SLOT_COUNT, ix.idNum.length);
-    postings.into(pairs[0]!, count, 1);
-    for (let i = 1; i < pairs.length; i++) postings.bump(pairs[i]!, count, i);
-    const all = pairs.length;
-    for (let i = 0; i < count.n; i++) {
-      const d = count.list[i]!;
-      // the text is read only for documents the earlier words left in
-      if (count.code[d] === all && (!within || within.has(d))) verify(d);
+        layer.add(d);
     }
   }
 }
 
-/** The documents matching every word of the query, with their match codes (null: the query has no word). */
+/** The documents matching every word of the query, by match code (null: the query has no word). */
 export function match(ix: Store, q: string, typosOn: boolean): Matched | null {
   const { words, terms } = queryWords(ix, q);
   if (words.length === 0) return null;
-  let acc: DocSet | undefined;
+  let acc: Coded | undefined;
+  let typoWords = 0;
   for (const word of words) {
+    // typos for the first MAX_TYPO_WORDS words that may have some; the later ones match exactly
+    const typos = typosOn && typoWords < MAX_TYPO_WORDS;
+    if (typos && word.terms.some((t) => !isCjkToken(t) && allowedTypos(t) > 0)) typoWords++;
     // the word: its own terms, all of them (a conjunction), or any of its synonyms
-    const wordSet = ix.scratch.acquire(SLOT_WORD, ix.idNum.length);
+    let wordSet: Coded;
     if (word.synonyms.length === 0 && word.terms.length === 1)
-      termSet(ix, word.terms[0]!, false, typosOn, wordSet, acc);
-    else
+      wordSet = termSet(ix, word.terms[0]!, false, typos, acc?.union);
+    else {
+      wordSet = new Coded(ix.bits);
       [word.terms, ...word.synonyms].forEach((alt, ai) => {
-        const altSet = conjunction(ix, alt, ai > 0, typosOn, acc);
-        for (let i = 0; i < altSet.n; i++) {
-          const d = altSet.list[i]!;
-          wordSet.best(d, altSet.code[d]!);
-        }
+        const altSet = conjunction(ix, alt, ai > 0, typos, acc?.union);
+        for (const c of altSet.codes) wordSet.layer(c).or(altSet.at[c]!);
       });
-    if (!acc) {
-      ix.scratch.swap(SLOT_WORD, SLOT_ACC);
-      acc = ix.scratch.get(SLOT_ACC);
-      continue;
+      wordSet.resolve();
     }
-    const next = ix.scratch.acquire(SLOT_NEXT, ix.idNum.length);
-    const [small, large] = acc.n <= wordSet.n ? [acc, wordSet] : [wordSet, acc];
-    for (let i = 0; i < small.n; i++) {
-      const d = small.list[i]!;
-      if (large.has(d)) next.best(d, worseOf(acc.code[d]!, wordSet.code[d]!));
-    }
-    ix.scratch.swap(SLOT_NEXT, SLOT_ACC);
-    acc = next;
+    acc = acc ? combine(ix.bits, acc, wordSet) : wordSet;
   }
   return { set: acc!, words, terms };
 }
 
 /** The documents matching all the terms (a word's own, or one of its synonyms). */
-export function conjunction(
-  ix: Store,
-  terms: string[],
-  synonym: boolean,
-  typosOn: boolean,
-  within?: DocSet,
-): DocSet {
-  let acc = ix.scratch.acquire(SLOT_ALT, ix.idNum.length);
-  termSet(ix, terms[0]!, synonym, typosOn, acc, within);
-  for (let i = 1; i < terms.length; i++) {
-    const one = ix.scratch.acquire(SLOT_TERM, ix.idNum.length);
-    termSet(ix, terms[i]!, synonym, typosOn, one, acc);
-    const next = ix.scratch.acquire(SLOT_ALT_NEXT, ix.idNum.length);
-    for (let j = 0; j < acc.n; j++) {
-      const d = acc.list[j]!;
-      if (one.has(d)) next.best(d, worseOf(acc.code[d]!, one.code[d]!));
-    }
-    ix.scratch.swap(SLOT_ALT_NEXT, SLOT_ALT);
-    acc = next;
-  }
+function conjunction(ix: Store, terms: string[], synonym: boolean, typosOn: boolean, within?: Bits): Coded {
+  let acc = termSet(ix, terms[0]!, synonym, typosOn, within);
+  for (let i = 1; i < terms.length; i++)
+    acc = combine(ix.bits, acc, termSet(ix, terms[i]!, synonym, typosOn, acc.union));
   return acc;
 }

@@ -1,5 +1,5 @@
-import type { DocSet } from './doc-set.ts';
-import type { Matched } from './matching.ts';
+import type { Bits } from './bitmap.ts';
+import type { Coded, Matched } from './matching.ts';
 import {
   CLASS_FIELDS,
   CLASS_TAG,
@@ -15,7 +15,7 @@ import {
   score,
 } from './ranking.ts';
 import { select } from './select.ts';
-import type { Store } from './store.ts';
+import { KEYS, type Store } from './store.ts';
 import { SEP } from './terms.ts';
 import { compareCodePoints, isCjkToken, normalize, tokensOfNormalized } from './text.ts';
 import type { MatchField, ProjectQuery } from './types.ts';
@@ -30,33 +30,110 @@ import { allowedTypos, prefixDistance } from './typo.ts';
 /** score() of every match code (< 32) and key tier (< 8), looked up in the hot loop. */
 export const SCORES = new Uint8Array(256).map((_, i) => (i >> 3 === 0 ? 0 : score(i >> 3, i & 7)));
 
-/** Sets tierOf for each matched document whose key equals or starts with the whole query. */
-export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched: DocSet) {
-  if (ix.tierOf.length < ix.end) ix.tierOf = new Uint8Array(ix.idNum.length);
+/** The key tiers of a search: at[t] the matches whose best tier is t (1–4, disjoint), any their union. */
+export interface Tiers {
+  at: (Bits | undefined)[];
+  any: Bits | undefined;
+}
+
+/**
+ * The matches whose key equals or starts with the whole query (its words without spaces, or a
+ * synonym of a one-word query), as sets: the keys of every document are kept in key order
+ * (store.ts byKey), so the keys equal to the whole and those that start with it are two
+ * ranges found by binary search; their documents' bits are set and AND-ed with the matches.
+ * The work is the documents of the ranges, not the matches, and reads no text.
+ */
+export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched: Coded): Tiers {
+  const at: (Bits | undefined)[] = [];
+  const matches = matched.union;
   const wholes: [string, boolean][] = [[m.terms.join(''), false]];
   if (m.words.length === 1) for (const syn of m.words[0]!.synonyms) wholes.push([syn.join(''), true]);
+  const byKey = ix.byKey;
   for (const [whole, synonym] of wholes) {
-    const id = ix.keyPrefixIds.get(whole.slice(0, 3));
-    if (id === undefined) continue;
-    const exact = `${SEP}${whole}${SEP}`;
-    const prefix = `${SEP}${whole}`;
-    ix.keyPrefix.forEach(id, (d) => {
-      if (!matched.has(d)) return;
-      const keys = ix.keys[d]!;
-      const tier = keys.includes(exact)
-        ? synonym
-          ? KEY_EXACT_SYNONYM
-          : KEY_EXACT
-        : keys.includes(prefix)
-          ? synonym
-            ? KEY_PREFIX_SYNONYM
-            : KEY_PREFIX
-          : KEY_NONE;
-      if (tier > ix.tierOf[d]!) {
-        if (ix.tierOf[d] === KEY_NONE) ix.tiered.push(d);
-        ix.tierOf[d] = tier;
+    const start = byKey.seek((e) => ix.compareKeyTo(e, whole) < 0);
+    const exactEnd = byKey.seek((e) => ix.compareKeyTo(e, whole) <= 0);
+    const end = byKey.seek((e) => ix.compareKeyTo(e, whole) < 0 || ix.keyStartsWith(e, whole));
+    for (const [from, to, t] of [
+      [start, exactEnd, synonym ? KEY_EXACT_SYNONYM : KEY_EXACT],
+      [exactEnd, end, synonym ? KEY_PREFIX_SYNONYM : KEY_PREFIX],
+    ] as const) {
+      if (from.block === to.block && from.offset === to.offset) continue;
+      const b = ix.bits.take();
+      byKey.between(from, to, (e) => b.add((e / KEYS) | 0));
+      b.and(matches);
+      if (b.empty) continue;
+      if (at[t]) at[t].or(b);
+      else at[t] = b;
+    }
+  }
+  // each document in its best tier only
+  let any: Bits | undefined;
+  for (let t = KEY_EXACT; t > KEY_NONE; t--) {
+    const b = at[t];
+    if (!b) continue;
+    if (any) b.andNot(any);
+    else any = ix.bits.take();
+    any.or(b);
+  }
+  return { at, any };
+}
+
+/**
+ * The buckets of a search: the matches by score (ranking.ts), each made on demand from the
+ * sets of the match codes and the key tiers, only for the scores a page reaches.
+ */
+export class Buckets {
+  /** parts[s]: [code, tier] pairs whose documents score s (tier -1: any tier, for typos). */
+  private readonly parts: [number, number][][] = [];
+  private readonly made: (Bits | null | undefined)[] = [];
+
+  constructor(
+    private readonly ix: Store,
+    readonly final: Coded,
+    readonly tiers: Tiers,
+  ) {
+    for (const c of final.codes) {
+      if (codeTypos(c) > 0) this.part(SCORES[c << 3]!, c, -1);
+      else
+        for (let t = KEY_NONE; t <= KEY_EXACT; t++)
+          if (t === KEY_NONE || tiers.at[t]) this.part(SCORES[(c << 3) | t]!, c, t);
+    }
+  }
+
+  private part(s: number, code: number, tier: number) {
+    const parts = this.parts[s];
+    if (parts) parts.push([code, tier]);
+    else this.parts[s] = [[code, tier]];
+  }
+
+  /** The documents of a score (null: none). */
+  bucket(s: number): Bits | null {
+    const done = this.made[s];
+    if (done !== undefined) return done;
+    const parts = this.parts[s];
+    let out: Bits | null = null;
+    if (parts) {
+      out = this.ix.bits.take();
+      for (const [code, t] of parts) {
+        const layer = this.final.at[code]!;
+        if (t < 0 || (t === KEY_NONE && !this.tiers.any)) out.or(layer);
+        else if (t > KEY_NONE) layer.andInto(this.tiers.at[t]!, out);
+        else {
+          const rest = this.ix.bits.take();
+          rest.or(layer);
+          rest.andNot(this.tiers.any!);
+          out.or(rest);
+        }
       }
-    });
+      if (out.empty) out = null;
+    }
+    this.made[s] = out;
+    return out;
+  }
+
+  tierOf(d: number): number {
+    for (let t = KEY_EXACT; t > KEY_NONE; t--) if (this.tiers.at[t]?.has(d)) return t;
+    return KEY_NONE;
   }
 }
 
@@ -137,38 +214,29 @@ export function compareDocs(ix: Store, sort: ProjectQuery['sort'], a: number, b:
 }
 
 /**
- * A relevance page: the scores are few (ranking.ts), so the page is taken score by score from
- * the cursor's on. Within one score, hits go by id: when the score holds many documents the
- * id order is walked from the cursor and stops after what the page needs (O(limit) for a
- * word matching a quarter of the directory); when it holds few, they are selected directly.
+ * A relevance page: the scores are few (ranking.ts), so the page is taken bucket by bucket
+ * from the cursor's score on, each bucket made only when the page reaches it. Within one
+ * score, hits go by id: when the bucket holds many documents the id order is walked from the
+ * cursor, testing a bit each, and stops after what the page needs (about limit × directory ÷
+ * bucket steps); when it holds few, they are selected directly.
  */
-export function relevancePage(ix: Store, query: ProjectQuery, final: DocSet): number[] {
+export function relevancePage(ix: Store, query: ProjectQuery, buckets: Buckets): number[] {
   const want = query.limit + 1;
   const desc = query.order === 'desc';
   const after = query.after;
   const asOf = query.asOf ?? Number.POSITIVE_INFINITY;
-  // final.code holds match codes; the score adds the key tier
-  const tierOf = ix.tierOf;
-  const code = final.code;
-  const scoreOf = (d: number) => SCORES[(code[d]! << 3) | tierOf[d]!]!;
-  const counts = new Int32Array(MAX_SCORE + 1);
-  const list = final.list;
-  for (let i = 0; i < final.n; i++) {
-    const d = list[i]!;
-    counts[SCORES[(code[d]! << 3) | tierOf[d]!]!]!++;
-  }
   const out: number[] = [];
   const start = after ? Math.round(Number(after.key)) : desc ? MAX_SCORE : 0;
   for (let s = start; s >= 0 && s <= MAX_SCORE && out.length < want; s += desc ? -1 : 1) {
-    const count = counts[s]!;
-    if (count === 0) continue;
+    const bucket = buckets.bucket(s);
+    if (!bucket) continue;
+    const count = bucket.count();
     const need = want - out.length;
     const cursorId = after && s === start && Number(after.key) === s ? after.id : undefined;
-    const pass = (d: number) => final.has(d) && scoreOf(d) === s && ix.updated[d]! <= asOf;
-    if ((need * ix.live) / count < final.n) {
+    if ((need * ix.live) / count < count) {
       // walk the id order from the cursor
       const visit = (d: number) => {
-        if (pass(d)) out.push(d);
+        if (bucket.has(d) && ix.updated[d]! <= asOf) out.push(d);
         return out.length < want;
       };
       const ids = ix.ids;
@@ -190,10 +258,11 @@ export function relevancePage(ix: Store, query: ProjectQuery, final: DocSet): nu
       const cmp = (a: number, b: number) =>
         dir * (ix.idNum[a]! - ix.idNum[b]! || compareCodePoints(ix.ids[a]!, ix.ids[b]!));
       const ok = (d: number) =>
-        scoreOf(d) === s &&
         ix.updated[d]! <= asOf &&
         (cursorId === undefined || dir * compareCodePoints(ix.ids[d]!, cursorId) > 0);
-      out.push(...select(final.list, final.n, need, ok, cmp));
+      const list = ix.docList(count);
+      const n = bucket.toList(list);
+      out.push(...select(list, n, need, ok, cmp));
     }
   }
   return out;
@@ -203,17 +272,19 @@ export function relevancePage(ix: Store, query: ProjectQuery, final: DocSet): nu
  * A page in updated/created/name order: a walk of the pre-sorted order from the cursor that
  * stops after limit + 1 matches, or, when the matches are few, a selection among them.
  */
-export function sortedPage(ix: Store, query: ProjectQuery, final: DocSet): number[] {
+export function sortedPage(ix: Store, query: ProjectQuery, final: Bits, total: number): number[] {
   const want = query.limit + 1;
   const dir = query.order === 'asc' ? 1 : -1;
   const after = query.after;
   const asOf = query.asOf ?? Number.POSITIVE_INFINITY;
-  if (final.n * final.n > want * Math.max(1, ix.live))
+  if (total * total > want * Math.max(1, ix.live))
     return walkOrder(ix, query, (d) => final.has(d) && ix.updated[d]! <= asOf);
   const cmp = (a: number, b: number) => dir * compareDocs(ix, query.sort, a, b);
   const ok = (d: number) =>
     ix.updated[d]! <= asOf && (!after || dir * compareToCursor(ix, query.sort, d, after.key, after.id) > 0);
-  return select(final.list, final.n, want, ok, cmp);
+  const list = ix.docList(total);
+  const n = final.toList(list);
+  return select(list, n, want, ok, cmp);
 }
 
 /** Walks the pre-sorted order of the query's sort from its cursor, keeping limit + 1 documents that pass. */

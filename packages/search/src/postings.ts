@@ -1,3 +1,5 @@
+import type { Bits } from './bitmap.ts';
+
 /*
  * Posting lists of many terms (a term is a dense integer), each a sorted set of document
  * numbers. Most terms of a directory occur once or a few times, so a list is stored by size:
@@ -8,18 +10,19 @@
  */
 
 const SMALL = 32;
+const NONE: number[] = [];
 
 export type List = number | number[] | Uint32Array;
 
-/** A set of documents that keeps the best code of each (search-index.ts DocSet). */
-export interface Sink {
-  best(doc: number, code: number): void;
-  /** Raises the code of a document in the set from `from` to from + 1 (a counter). */
-  bump(doc: number, from: number): void;
-}
-
 export class Postings {
   private lists: (List | undefined)[] = [];
+  /**
+   * The bitmap of a list with at least a document per 32 of the directory, made when a query
+   * first reads it that way (orInto) and kept up to date by every write: OR-ing it into a
+   * query's set costs a word per 32 documents instead of a step per document. At that
+   * density the bitmap is no larger than the list.
+   */
+  private dense: (Uint32Array | undefined)[] = [];
   /** Lengths of the Uint32Array lists (their capacity is larger). */
   private lens = new Uint32Array(1024);
 
@@ -37,6 +40,12 @@ export class Postings {
   }
 
   add(term: number, doc: number): void {
+    const bits = this.dense[term];
+    if (bits) this.dense[term] = setBit(bits, doc);
+    this.addToList(term, doc);
+  }
+
+  private addToList(term: number, doc: number): void {
     // keep both arrays dense (a far index would turn a JS array into a slow dictionary)
     while (this.lists.length <= term) this.lists.push(undefined);
     if (this.lens.length <= term) {
@@ -84,6 +93,8 @@ export class Postings {
   }
 
   delete(term: number, doc: number): void {
+    const bits = this.dense[term];
+    if (bits && doc >>> 5 < bits.length) bits[doc >>> 5]! &= ~(1 << (doc & 31));
     const l = this.lists[term];
     if (l === undefined) return;
     if (typeof l === 'number') {
@@ -101,6 +112,14 @@ export class Postings {
       l.copyWithin(at, at + 1, n);
       this.lens[term] = n - 1;
     }
+  }
+
+  /** A term's documents as an array-like of its length (a view: valid until the next write). */
+  view(term: number): { docs: ArrayLike<number>; n: number } {
+    const l = this.lists[term];
+    if (l === undefined) return { docs: NONE, n: 0 };
+    if (typeof l === 'number') return { docs: [l], n: 1 };
+    return { docs: l, n: Array.isArray(l) ? l.length : this.lens[term]! };
   }
 
   /** Calls visit for each document of a term (no allocation). */
@@ -155,6 +174,12 @@ export class Postings {
         for (let i = from; i < from + unique; i++) this.add(t, grouped[i]!);
         continue;
       }
+      const bits = this.dense[t];
+      if (bits) {
+        let b = bits;
+        for (let i = from; i < from + unique; i++) b = setBit(b, grouped[i]!);
+        this.dense[t] = b;
+      }
       if (l === undefined) {
         if (unique === 1) this.lists[t] = grouped[from]!;
         else if (unique <= SMALL) this.lists[t] = Array.from(grouped.subarray(from, from + unique));
@@ -180,6 +205,37 @@ export class Postings {
     }
   }
 
+  /**
+   * Adds a term's documents to a bitmap: the list's bitmap OR-ed a word at a time when the
+   * list holds at least one document per `words` (the bitmap's length in words), else one
+   * document at a time.
+   */
+  orInto(term: number, out: Bits): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') {
+      out.add(l);
+      return;
+    }
+    if (Array.isArray(l)) {
+      out.addList(l, l.length);
+      return;
+    }
+    const n = this.lens[term]!;
+    if (n < out.words.length || n < 256) {
+      out.addList(l, n);
+      return;
+    }
+    let bits = this.dense[term];
+    if (!bits) {
+      bits = new Uint32Array(out.words.length);
+      for (let i = 0; i < n; i++) bits = setBit(bits, l[i]!);
+      while (this.dense.length < term) this.dense.push(undefined);
+      this.dense[term] = bits;
+    }
+    out.orWords(bits);
+  }
+
   /** Whether a term's list holds a document (binary search). */
   has(term: number, doc: number): boolean {
     const l = this.lists[term];
@@ -190,33 +246,10 @@ export class Postings {
     return at < n && l[at] === doc;
   }
 
-  /** Adds every document of a term to a set with a code (the hot loop of a query: no callback). */
-  into(term: number, out: Sink, code: number): void {
-    const l = this.lists[term];
-    if (l === undefined) return;
-    if (typeof l === 'number') out.best(l, code);
-    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) out.best(l[i]!, code);
-    else {
-      const n = this.lens[term]!;
-      for (let i = 0; i < n; i++) out.best(l[i]!, code);
-    }
-  }
-
-  /** Bumps the counter of every document of a term that is in the set (intersections). */
-  bump(term: number, out: Sink, from: number): void {
-    const l = this.lists[term];
-    if (l === undefined) return;
-    if (typeof l === 'number') out.bump(l, from);
-    else if (Array.isArray(l)) for (let i = 0; i < l.length; i++) out.bump(l[i]!, from);
-    else {
-      const n = this.lens[term]!;
-      for (let i = 0; i < n; i++) out.bump(l[i]!, from);
-    }
-  }
-
   /** Bytes held: 4 a document in a typed list, 8 in an array, plus each list's overhead. */
   bytes(): number {
     let b = this.lists.length * 8;
+    for (const bits of this.dense) if (bits) b += bits.byteLength;
     for (let t = 0; t < this.lists.length; t++) {
       const l = this.lists[t];
       if (l === undefined || typeof l === 'number') continue;
@@ -224,6 +257,18 @@ export class Postings {
     }
     return b + this.lens.byteLength;
   }
+}
+
+/** Sets a document's bit, growing the bitmap when the document is past its end. */
+function setBit(bits: Uint32Array, d: number): Uint32Array {
+  const w = d >>> 5;
+  let b = bits;
+  if (w >= b.length) {
+    b = new Uint32Array(Math.max(w + 1, b.length * 2));
+    b.set(bits);
+  }
+  b[w]! |= 1 << (d & 31);
+  return b;
 }
 
 function lowerBound(l: ArrayLike<number>, n: number, x: number): number {

@@ -1,8 +1,7 @@
-import { SLOT_FINAL } from './doc-set.ts';
 import { facetPass, maintainedFacets } from './facets.ts';
 import { allOk, type CompiledFilters, compileFilters, noFilters, universe } from './filters.ts';
 import { type Matched, match } from './matching.ts';
-import { fieldOf, keyOf, keyTiers, relevancePage, SCORES, sortedPage, walkOrder } from './pages.ts';
+import { Buckets, fieldOf, keyOf, keyTiers, relevancePage, SCORES, sortedPage, walkOrder } from './pages.ts';
 import { codeTypos, KEY_NONE } from './ranking.ts';
 import { select } from './select.ts';
 import { Store } from './store.ts';
@@ -25,21 +24,27 @@ import type {
  */
 export class SearchIndex extends Store {
   findProjects(query: ProjectQuery): ProjectHits {
+    this.prepare();
     const f = compileFilters(this, query);
     const facetNames = [...new Set(query.facets)];
     if (query.q !== undefined) {
-      const m = match(this, query.q, query.typos !== false);
-      if (!m) {
-        const empty: ProjectFacets = {};
-        for (const name of facetNames) empty[name] = [];
-        return { hits: [], total: 0, ...(facetNames.length > 0 && { facets: empty }) };
+      this.bits.begin(this.idNum.length);
+      try {
+        const m = match(this, query.q, query.typos !== false);
+        if (!m) {
+          const empty: ProjectFacets = {};
+          for (const name of facetNames) empty[name] = [];
+          return { hits: [], total: 0, ...(facetNames.length > 0 && { facets: empty }) };
+        }
+        return this.searchPage(query, f, m, facetNames);
+      } finally {
+        this.bits.end();
       }
-      return this.searchPage(query, f, m, facetNames);
     }
     return this.listPage(query, f, facetNames);
   }
 
-  /** With q: the matches are known; score them, filter, count, and pick the page. */
+  /** With q: the matches are known; facets, filters, the key tiers, the total, and the page from the buckets. */
   private searchPage(
     query: ProjectQuery,
     f: CompiledFilters,
@@ -47,33 +52,36 @@ export class SearchIndex extends Store {
     facetNames: FacetName[],
   ): ProjectHits {
     const matched = m.set;
-    keyTiers(this, m, matched);
-    const tierOf = this.tierOf;
-    // final: the matches passing every filter, with their scores
-    const codes = matched.code;
-    let final = matched;
-    if (!noFilters(this, f)) {
-      final = this.scratch.acquire(SLOT_FINAL, this.idNum.length);
-      const list = matched.list;
-      for (let i = 0; i < matched.n; i++) {
-        const d = list[i]!;
-        if (allOk(this, f, d)) final.best(d, codes[d]!);
-      }
+    const all = matched.union;
+    // facets count the matches before the filters (each facet ignores its own)
+    let facets: ProjectFacets | undefined;
+    if (facetNames.length > 0) {
+      const list = this.docList(all.count());
+      const n = all.toList(list);
+      facets = facetPass(this, f, facetNames, { n, list, has: (d) => all.has(d) });
     }
-    const facets = facetNames.length > 0 ? facetPass(this, f, facetNames, matched) : undefined;
+    if (!noFilters(this, f)) {
+      const list = this.docList(all.count());
+      const n = all.toList(list);
+      for (let i = 0; i < n; i++) if (!allOk(this, f, list[i]!)) matched.remove(list[i]!);
+    }
+    const total = matched.union.count();
+    const buckets = new Buckets(this, matched, keyTiers(this, m, matched));
     const page =
-      query.sort === 'relevance' ? relevancePage(this, query, final) : sortedPage(this, query, final);
+      query.sort === 'relevance'
+        ? relevancePage(this, query, buckets)
+        : sortedPage(this, query, matched.union, total);
     const hits: ProjectHit[] = page.map((d) => {
-      const s = SCORES[(codes[d]! << 3) | tierOf[d]!]!;
+      const code = matched.codeOf(d);
+      const tier = codeTypos(code) === 0 ? buckets.tierOf(d) : KEY_NONE;
+      const s = SCORES[(code << 3) | tier]!;
       return {
         id: this.ids[d]!,
         key: query.sort === 'relevance' ? s : keyOf(this, query.sort, d),
-        match: { field: fieldOf(this, d, codes[d]!, m, tierOf[d]!), score: s, typos: codeTypos(codes[d]!) },
+        match: { field: fieldOf(this, d, code, m, tier), score: s, typos: codeTypos(code) },
       };
     });
-    for (const d of this.tiered) tierOf[d] = KEY_NONE;
-    this.tiered.length = 0;
-    return { hits, total: final.n, ...(facets && { facets }) };
+    return { hits, total, ...(facets && { facets }) };
   }
 
   /** Without q: a walk of the pre-sorted order, an exact total, and the facets. */

@@ -118,6 +118,17 @@ export class SortedList {
     }
   }
 
+  /** Calls visit on each element from `from` up to (not including) `to`. */
+  between(from: Position, to: Position, visit: (x: number) => void): void {
+    const blocks = this.blocks;
+    let offset = from.offset;
+    for (let bi = from.block; bi < blocks.length && bi <= to.block; bi++, offset = 0) {
+      const b = blocks[bi]!;
+      const end = bi === to.block ? to.offset : b.length;
+      for (let i = offset; i < end; i++) visit(b[i]!);
+    }
+  }
+
   /** Calls visit on each element before `from`, last first, until it returns false. */
   backward(from: Position, visit: (x: number) => boolean): void {
     const blocks = this.blocks;
@@ -133,6 +144,63 @@ export class SortedList {
       for (; i >= 0; i--) if (!visit(b[i]!)) return;
       i = Number.MAX_SAFE_INTEGER;
     }
+  }
+
+  /**
+   * Moves a position past the run of elements, from it on, for which `inside` holds (a prefix
+   * of the rest of the list): galloping over blocks by their last element, then within the
+   * block, so that a short run costs a few probes. Returns the probes made.
+   */
+  skip(p: Position, inside: (x: number) => boolean): number {
+    const blocks = this.blocks;
+    let probes = 0;
+    // blocks wholly inside: gallop, then binary search, on their last elements
+    let lo = p.block;
+    if (lo >= blocks.length) return 0;
+    let step = 1;
+    let hi = lo;
+    while (hi < blocks.length) {
+      const b = blocks[hi]!;
+      probes++;
+      if (!inside(b[b.length - 1]!)) break;
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, blocks.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const b = blocks[mid]!;
+      probes++;
+      if (inside(b[b.length - 1]!)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo !== p.block) {
+      p.block = lo;
+      p.offset = 0;
+    }
+    if (lo >= blocks.length) return probes;
+    const b = blocks[lo]!;
+    let l = p.offset;
+    let h = b.length - 1; // the last element is not inside
+    let s = 1;
+    while (l + s < h) {
+      probes++;
+      if (!inside(b[l + s]!)) {
+        h = l + s;
+        break;
+      }
+      l += s;
+      s *= 2;
+    }
+    while (l < h) {
+      const mid = (l + h) >> 1;
+      probes++;
+      if (inside(b[mid]!)) l = mid + 1;
+      else h = mid;
+    }
+    p.offset = l;
+    return probes;
   }
 
   /** The element at a position (undefined past the end). */

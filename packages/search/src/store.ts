@@ -1,3 +1,4 @@
+import { BitPool } from './bitmap.ts';
 import { PAIR_BATCH, PairBuffer, Scratch } from './doc-set.ts';
 import { DocTags } from './doc-tags.ts';
 import { Postings } from './postings.ts';
@@ -18,6 +19,8 @@ import { Vocabulary } from './vocabulary.ts';
 
 export const LINK_TYPES: readonly LinkType[] = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'];
 export const STATUSES: readonly ProjectStatus[] = ['ACTIVE', 'ARCHIVED'];
+/** Keys per document: name, nameEn, slug, full pinyin, initials (ranking.ts KEY_FIELDS). */
+export const KEYS = 5;
 export const NO_SOURCE = -1;
 export const UNKNOWN_SOURCE = -2;
 
@@ -34,6 +37,9 @@ export class Store {
   plain = new Uint8Array(1024);
   nameKey: string[] = [];
   keys: string[] = [];
+  /** Where each of a document's 5 keys starts in keys[d] (KEYS per document). */
+  keyAt = new Uint16Array(1024 * KEYS);
+  keyLen = new Uint16Array(1024 * KEYS);
   readonly docTags = new DocTags();
   readonly docOf = new Map<string, number>();
   free: number[] = [];
@@ -47,8 +53,6 @@ export class Store {
   readonly cjkIds = new Map<number, number>();
   readonly cjkName = new Postings();
   readonly cjkDesc = new Postings();
-  readonly keyPrefixIds = new Map<string, number>();
-  readonly keyPrefix = new Postings();
   readonly tagDocs = new Postings();
 
   // maintained counts (facets of the whole directory, tags' projectCount)
@@ -62,6 +66,12 @@ export class Store {
   readonly byName: SortedList;
   /** Id order: ties of a relevance page are walked in it. */
   readonly byId: SortedList;
+  /**
+   * Every non-empty key of every document (entry d × KEYS + slot) in key order: the documents
+   * whose key equals the whole query, or starts with it, are a range found by two binary
+   * searches (the rank tiers of pages.ts, as sets, without reading a document's text).
+   */
+  readonly byKey: SortedList;
 
   // sources
   readonly sourceIds = new Map<string, number>();
@@ -89,17 +99,59 @@ export class Store {
   /** The tags a term matches (with typos), while no tag changes. */
   tagMatchCache = new Map<string, { tags: number[]; typos: number[] }>();
   tagMatchVersion = -1;
-  /** Key tier of each document of the current query (reset after it), and the documents set. */
-  tierOf = new Uint8Array(1024);
-  tiered: number[] = [];
   /** Tag counts of a facet pass (reset after it). */
   facetTagCounts = new Int32Array(64);
   readonly scratch = new Scratch();
+  /** The bitmaps of a query (bitmap.ts), given back when it ends. */
+  readonly bits = new BitPool();
+  private docListScratch = new Uint32Array(1024);
+
+  /** Compares the keys of two entries (d × KEYS + slot) by UTF-16 code units. */
+  compareKey(a: number, b: number): number {
+    const ka = this.keys[(a / KEYS) | 0]!;
+    const kb = this.keys[(b / KEYS) | 0]!;
+    const fa = this.keyAt[a]!;
+    const fb = this.keyAt[b]!;
+    const la = this.keyLen[a]!;
+    const lb = this.keyLen[b]!;
+    const n = Math.min(la, lb);
+    for (let i = 0; i < n; i++) {
+      const c = ka.charCodeAt(fa + i) - kb.charCodeAt(fb + i);
+      if (c !== 0) return c;
+    }
+    return la - lb;
+  }
+
+  /** Compares an entry's key with a text (code units): negative, zero or positive. */
+  compareKeyTo(e: number, text: string): number {
+    const k = this.keys[(e / KEYS) | 0]!;
+    const from = this.keyAt[e]!;
+    const len = this.keyLen[e]!;
+    const n = Math.min(len, text.length);
+    for (let i = 0; i < n; i++) {
+      const c = k.charCodeAt(from + i) - text.charCodeAt(i);
+      if (c !== 0) return c;
+    }
+    return len - text.length;
+  }
+
+  /** Whether an entry's key starts with a text. */
+  keyStartsWith(e: number, text: string): boolean {
+    return this.keyLen[e]! >= text.length && this.keys[(e / KEYS) | 0]!.startsWith(text, this.keyAt[e]!);
+  }
+
+  /** A scratch list for at least n documents (one use at a time). */
+  docList(n: number): Uint32Array {
+    if (this.docListScratch.length < n)
+      this.docListScratch = new Uint32Array(Math.max(n, this.docListScratch.length * 2));
+    return this.docListScratch;
+  }
 
   constructor() {
     const cmpId = (a: number, b: number) =>
       this.idNum[a]! - this.idNum[b]! || compareCodePoints(this.ids[a]!, this.ids[b]!);
     this.byId = new SortedList(cmpId);
+    this.byKey = new SortedList((a, b) => this.compareKey(a, b) || a - b);
     this.byUpdated = new SortedList((a, b) => this.updated[a]! - this.updated[b]! || cmpId(a, b));
     this.byCreated = new SortedList((a, b) => this.created[a]! - this.created[b]! || cmpId(a, b));
     this.byName = new SortedList(
@@ -194,8 +246,9 @@ export class Store {
   // ————————————————————————————————————————— projects
 
   put(projects: IndexedProject[]): void {
-    // a large batch (a build) sorts the orders once instead of inserting one by one
-    const bulk = projects.length > 1000 && projects.length > this.live / 8;
+    // a batch (a build reads 20,000 at a time) buffers its postings and adds them by term,
+    // and leaves its new documents for the orders to take in at once (prepare: one sort)
+    const batch = projects.length > 1000;
     for (const p of projects) {
       const tagNums = p.tagIds.map((id) => {
         const num = this.tagOf.get(id);
@@ -203,26 +256,56 @@ export class Store {
         return num;
       });
       const d = this.docOf.get(p.id);
-      if (d === undefined) this.insert(p, tagNums, bulk);
+      if (d === undefined) this.insert(p, tagNums, batch);
       else {
-        // a replace diffs against the postings: the buffered pairs go in first
+        // a replace diffs against the postings and moves in the orders: both up to date first
         this.flushPairs();
-        this.replace(d, p, tagNums, bulk);
+        this.flushOrders();
+        this.replace(d, p, tagNums);
       }
     }
-    if (bulk) {
+    if (batch) {
       this.flushPairs();
       this.pairs.clear();
-      const all: number[] = [];
-      for (let d = 0; d < this.end; d++) if (this.projects[d]) all.push(d);
-      this.byUpdated.reset(all.slice());
-      this.byCreated.reset(all.slice());
-      this.byName.reset(all.slice());
-      this.byId.reset(all);
     }
   }
 
+  /**
+   * Takes the documents a batch left out into the orders, and the new tokens into the
+   * vocabulary's order: a build ends with it, so that no query pays for it; every query
+   * starts with it (nothing to do but when a batch was put since).
+   */
+  prepare(): void {
+    this.flushOrders();
+    this.vocab.prepare();
+  }
+
+  /** New documents of batches, not in the orders yet. */
+  private unordered: number[] = [];
+
+  private flushOrders() {
+    if (this.unordered.length === 0) return;
+    if (this.unordered.length > this.live / 8) {
+      const all: number[] = [];
+      for (let d = 0; d < this.end; d++) if (this.projects[d]) all.push(d);
+      this.resetOrders(all);
+    } else for (const d of this.unordered) this.order(d);
+    this.unordered = [];
+  }
+
+  private resetOrders(all: number[]) {
+    this.byUpdated.reset(all.slice());
+    this.byCreated.reset(all.slice());
+    this.byName.reset(all.slice());
+    const entries: number[] = [];
+    for (const d of all)
+      for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) entries.push(e);
+    this.byKey.reset(entries);
+    this.byId.reset(all);
+  }
+
   remove(projectIds: string[]): void {
+    this.flushOrders();
     for (const id of projectIds) {
       const d = this.docOf.get(id);
       if (d === undefined) continue;
@@ -261,12 +344,18 @@ export class Store {
     this.status = u8(this.status);
     this.linkMask = u8(this.linkMask);
     this.plain = u8(this.plain);
+    const keyAt = new Uint16Array(n * KEYS);
+    keyAt.set(this.keyAt);
+    this.keyAt = keyAt;
+    const keyLen = new Uint16Array(n * KEYS);
+    keyLen.set(this.keyLen);
+    this.keyLen = keyLen;
     const s = new Int32Array(n);
     s.set(this.sourceOf);
     this.sourceOf = s;
   }
 
-  private insert(p: IndexedProject, tagNums: number[], bulk: boolean) {
+  private insert(p: IndexedProject, tagNums: number[], batch: boolean) {
     const d = this.free.pop() ?? this.end++;
     this.grow(this.end);
     this.docOf.set(p.id, d);
@@ -275,22 +364,23 @@ export class Store {
     this.live++;
     const terms = termsOf(p);
     this.setDoc(d, p, tagNums, terms);
-    if (bulk) this.bufferPairs(d, terms);
+    if (batch) this.bufferPairs(d, terms);
     else this.post(d, terms);
     this.count(d);
-    if (!bulk) this.order(d);
+    if (batch) this.unordered.push(d);
+    else this.order(d);
   }
 
-  private replace(d: number, p: IndexedProject, tagNums: number[], bulk: boolean) {
+  private replace(d: number, p: IndexedProject, tagNums: number[]) {
     const old = this.projects[d]!;
     const before = termsOf(old);
-    if (!bulk) this.unorder(d);
+    this.unorder(d);
     this.uncount(d);
     const after = termsOf(p);
     this.diff(d, before, after);
     this.setDoc(d, p, tagNums, after);
     this.count(d);
-    if (!bulk) this.order(d);
+    this.order(d);
   }
 
   private setDoc(d: number, p: IndexedProject, tagNums: number[], terms: Terms) {
@@ -313,6 +403,10 @@ export class Store {
     this.plain[d] = terms.plain ? 1 : 0;
     this.nameKey[d] = terms.nameKey;
     this.keys[d] = terms.keys;
+    for (let k = 0; k < KEYS; k++) {
+      this.keyAt[d * KEYS + k] = terms.keyAt[k]!;
+      this.keyLen[d * KEYS + k] = terms.keyLen[k]!;
+    }
     const old = this.docTags.get(d);
     const next = [...new Set(tagNums)];
     for (const t of old) if (!next.includes(t)) this.tagDocs.delete(t, d);
@@ -322,6 +416,7 @@ export class Store {
 
   private order(d: number) {
     this.byId.insert(d);
+    for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) this.byKey.insert(e);
     this.byUpdated.insert(d);
     this.byCreated.insert(d);
     this.byName.insert(d);
@@ -329,6 +424,7 @@ export class Store {
 
   private unorder(d: number) {
     this.byId.remove(d);
+    for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) this.byKey.remove(e);
     this.byUpdated.remove(d);
     this.byCreated.remove(d);
     this.byName.remove(d);
@@ -357,15 +453,6 @@ export class Store {
     return id;
   }
 
-  private keyPrefixId(prefix: string): number {
-    let id = this.keyPrefixIds.get(prefix);
-    if (id === undefined) {
-      id = this.keyPrefixIds.size;
-      this.keyPrefixIds.set(prefix, id);
-    }
-    return id;
-  }
-
   /** Pairs of a bulk put, per postings: added by term once the batch is read (Postings.addPairs). */
   readonly pairs = new Map<Postings, PairBuffer>();
 
@@ -387,8 +474,6 @@ export class Store {
     for (const g of t.cjkName) cjkName.push(this.cjkId(g), d);
     const cjkDesc = this.pairBuffer(this.cjkDesc);
     for (const g of t.cjkDesc) cjkDesc.push(this.cjkId(g), d);
-    const keys = this.pairBuffer(this.keyPrefix);
-    for (const s of t.keyPrefixes) keys.push(this.keyPrefixId(s), d);
     if (cjkDesc.n > PAIR_BATCH || latinDesc.n > PAIR_BATCH) this.flushPairs();
   }
 
@@ -404,7 +489,6 @@ export class Store {
     for (const s of t.latinDesc) this.latinDesc.add(this.vocab.intern(s), d);
     for (const s of t.cjkName) this.cjkName.add(this.cjkId(s), d);
     for (const s of t.cjkDesc) this.cjkDesc.add(this.cjkId(s), d);
-    for (const s of t.keyPrefixes) this.keyPrefix.add(this.keyPrefixId(s), d);
   }
 
   private unpost(d: number, t: Terms) {
@@ -412,7 +496,6 @@ export class Store {
     for (const s of t.latinDesc) this.latinDesc.delete(this.vocab.id(s)!, d);
     for (const s of t.cjkName) this.cjkName.delete(this.cjkIds.get(s)!, d);
     for (const s of t.cjkDesc) this.cjkDesc.delete(this.cjkIds.get(s)!, d);
-    for (const s of t.keyPrefixes) this.keyPrefix.delete(this.keyPrefixIds.get(s)!, d);
     for (const tag of this.docTags.get(d)) this.tagDocs.delete(tag, d);
   }
 
@@ -428,13 +511,10 @@ export class Store {
     const vocabKnown = (s: string) => this.vocab.id(s)!;
     const cjk = (s: number) => this.cjkId(s);
     const cjkKnown = (s: number) => this.cjkIds.get(s)!;
-    const key = (s: string) => this.keyPrefixId(s);
-    const keyKnown = (s: string) => this.keyPrefixIds.get(s)!;
     each(a.latinName, b.latinName, this.latinName, vocab, vocabKnown);
     each(a.latinDesc, b.latinDesc, this.latinDesc, vocab, vocabKnown);
     each(a.cjkName, b.cjkName, this.cjkName, cjk, cjkKnown);
     each(a.cjkDesc, b.cjkDesc, this.cjkDesc, cjk, cjkKnown);
-    each(a.keyPrefixes, b.keyPrefixes, this.keyPrefix, key, keyKnown);
   }
 
   stats(): { projects: number; tags: number; bytes: number } {
@@ -447,9 +527,10 @@ export class Store {
     }
     bytes += this.vocab.bytes();
     bytes += this.latinName.bytes() + this.latinDesc.bytes() + this.cjkName.bytes() + this.cjkDesc.bytes();
-    bytes += this.keyPrefix.bytes() + this.tagDocs.bytes() + this.docTags.bytes();
-    bytes += (this.cjkIds.size + this.keyPrefixIds.size) * 64;
+    bytes += this.tagDocs.bytes() + this.docTags.bytes();
+    bytes += this.cjkIds.size * 64;
     bytes += this.byUpdated.bytes() + this.byCreated.bytes() + this.byName.bytes() + this.byId.bytes();
+    bytes += this.byKey.bytes();
     let tags = 0;
     for (const t of this.tags) if (t) tags++;
     bytes += tags * 400;

@@ -28,8 +28,9 @@ export interface Terms {
   cjkDesc: number[];
   /** SEP-separated keys: name, nameEn, slug (tokens without spaces), full pinyin, initials. */
   keys: string;
-  /** The first 1, 2 and 3 characters of each key. */
-  keyPrefixes: string[];
+  /** Where each key starts in `keys` (after its SEP), and its length. */
+  keyAt: number[];
+  keyLen: number[];
   nameKey: string;
   /** Whether normalising leaves the texts' CJK runs as they are (CJK substrings can then be checked on the raw text). */
   plain: boolean;
@@ -92,8 +93,14 @@ export function termsOf(p: IndexedProject): Terms {
   split(tokensOfNormalized(description), latinDesc, cjkDesc);
   split(tokensOfNormalized(descriptionEn), latinDesc, cjkDesc);
   const keyList = [nameToks.join(''), nameEnToks.join(''), slugToks.join(''), full, initials];
-  const keyPrefixes: string[] = [];
-  for (const k of keyList) for (let n = 1; n <= 3 && n <= k.length; n++) keyPrefixes.push(k.slice(0, n));
+  const keyAt: number[] = [];
+  const keyLen: number[] = [];
+  let at = 1;
+  for (const k of keyList) {
+    keyAt.push(at);
+    keyLen.push(k.length);
+    at += k.length + 1;
+  }
   const same = (raw: string | null, normalized: string) =>
     !raw || cjkSkeleton(raw) === cjkSkeleton(normalized);
   return {
@@ -102,7 +109,8 @@ export function termsOf(p: IndexedProject): Terms {
     cjkName,
     cjkDesc,
     keys: `${SEP}${keyList.join(SEP)}${SEP}`,
-    keyPrefixes,
+    keyAt,
+    keyLen,
     nameKey: nameSortKey(p.name),
     plain:
       same(p.name, name) &&

@@ -1,11 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import {
   attemptError,
   GIVE_UP_AFTER_MS,
-  isPrivateAddress,
   messageId,
   retryDelayMs,
   signedHeaders,
@@ -16,10 +11,11 @@ import {
   claimDeliveries,
   type Database,
   type Kysely,
-  recordAttempt,
+  recordAttempts,
 } from '@directory/db';
 import type { ChangeSignal } from '../changes/signal.ts';
 import { describeError, type Logger } from '../logger.ts';
+import { createPoster } from './post.ts';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -50,13 +46,13 @@ export interface DispatcherOptions {
 export function startDispatcher(options: DispatcherOptions): { stop(): Promise<void> } {
   const { db, logger, batchSize = 50 } = options;
   const leaseMs = options.timeoutMs + 5_000;
-  // Kept-alive connections: a busy webhook gets many POSTs a second. A connection is opened
-  // through guardedLookup, so a reused one goes to an address that was checked.
-  const agents = {
-    http: new HttpAgent({ keepAlive: true, maxSockets: batchSize }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: batchSize }),
-  };
   const aborter = new AbortController();
+  const poster = createPoster({
+    allowPrivateTargets: options.allowPrivateTargets,
+    timeoutMs: options.timeoutMs,
+    maxSockets: batchSize,
+    signal: aborter.signal,
+  });
   let stopped = false;
   let wake: (() => void) | undefined;
   let pending = false;
@@ -74,75 +70,45 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
     retryTimers.add(timer);
   };
 
-  async function deliver(d: ClaimedDelivery): Promise<void> {
+  /** Sends one delivery; its outcome, or undefined when the process is stopping (its lease runs out). */
+  async function deliver(d: ClaimedDelivery) {
     const body = JSON.stringify(webhookPayload({ ...d, id: d.changeId }));
     const id = messageId(d.changeId);
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      statusCode = await post(d.url, body, signedHeaders(d.secret, id, body, new Date()));
+      statusCode = await poster.post(d.url, body, signedHeaders(d.secret, id, body, new Date()));
       error = attemptError(statusCode);
     } catch (err) {
-      if (aborter.signal.aborted) return; // shutting down: the lease runs out, another attempt follows
+      if (aborter.signal.aborted) return undefined; // shutting down: the lease runs out, another attempt follows
       error = (err as Error).message || 'request failed';
     }
-    const success = error === null;
-    const retryInMs = retryDelayMs(d.attempt, options.retryBaseMs);
+    return {
+      delivery: d,
+      success: error === null,
+      statusCode,
+      error,
+      durationMs: performance.now() - started,
+      retryInMs: retryDelayMs(d.attempt, options.retryBaseMs),
+    };
+  }
+
+  /** Sends a claimed batch at once, then records every outcome in one statement. */
+  async function deliverAll(claimed: ClaimedDelivery[]): Promise<void> {
+    const results = (await Promise.all(claimed.map(deliver))).filter((r) => r !== undefined);
     try {
-      const { disabled } = await recordAttempt(db, {
-        delivery: d,
-        success,
-        statusCode,
-        error,
-        durationMs: performance.now() - started,
-        retryInMs,
+      const disabled = await recordAttempts(db, results, {
         giveUpAfterMs: options.giveUpAfterMs ?? GIVE_UP_AFTER_MS,
         maxFailures: options.maxFailures,
       });
-      if (!success) scheduleWake(retryInMs);
-      if (disabled && !success)
-        logger.warn(
-          { webhookId: d.webhookId, failures: options.maxFailures },
-          'webhook disabled after failures',
-        );
+      const retries = results.filter((r) => !r.success).map((r) => r.retryInMs);
+      if (retries.length > 0) scheduleWake(Math.min(...retries));
+      for (const webhookId of disabled)
+        logger.warn({ webhookId, failures: options.maxFailures }, 'webhook disabled after failures');
     } catch (err) {
-      logger.warn({ error: describeError(err), webhookId: d.webhookId }, 'webhook: cannot record a delivery');
+      logger.warn({ error: describeError(err) }, 'webhook: cannot record deliveries');
     }
-  }
-
-  /** POSTs `body` and resolves to the status code; the answer's body is read and dropped. */
-  function post(target: string, body: string, headers: Record<string, string>): Promise<number> {
-    const url = new URL(target);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (!options.allowPrivateTargets && isIP(host) && isPrivateAddress(host))
-      return Promise.reject(
-        new Error(`refused: ${host} is a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
-      );
-    const https = url.protocol === 'https:';
-    const request = https ? httpsRequest : httpRequest;
-    return new Promise<number>((resolve, reject) => {
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          // The address actually connected to is checked, not only the one seen at creation.
-          lookup: options.allowPrivateTargets ? undefined : guardedLookup,
-          signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(options.timeoutMs)]),
-          agent: https ? agents.https : agents.http,
-        },
-        (res: IncomingMessage) => {
-          res.on('data', () => {});
-          res.on('end', () => resolve(res.statusCode ?? 0));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', (err: Error) =>
-        reject(err.name === 'TimeoutError' ? new Error(`no answer within ${options.timeoutMs} ms`) : err),
-      );
-      req.end(body);
-    });
   }
 
   const loop = (async () => {
@@ -155,7 +121,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
         if (!stopped) logger.warn({ error: describeError(err) }, 'webhook: cannot claim deliveries');
       }
       if (claimed.length > 0) {
-        await Promise.all(claimed.map(deliver));
+        await deliverAll(claimed);
         continue;
       }
       if (pending || stopped) continue;
@@ -181,27 +147,7 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
       const grace = setTimeout(() => aborter.abort(), 1_000);
       await loop;
       clearTimeout(grace);
-      agents.http.destroy();
-      agents.https.destroy();
+      poster.destroy();
     },
   };
 }
-
-/** dns.lookup that fails for private addresses, so a connection never reaches one. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, '', 0);
-    const blocked = addresses.find((a) => isPrivateAddress(a.address));
-    if (blocked) {
-      return callback(
-        new Error(`refused: ${hostname} resolves to a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
-        '',
-        0,
-      );
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
-    callback(null, first.address, first.family);
-  });
-};

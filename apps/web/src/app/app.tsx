@@ -32,6 +32,7 @@ export function App() {
     [paths.duplicates, 'duplicates', t.navDuplicates],
     [paths.deleted, 'deleted', t.navDeleted],
     [paths.synonyms, 'synonyms', t.navSynonyms],
+    [paths.webhooks, 'webhooks', t.navWebhooks],
   ];
   return (
     <>

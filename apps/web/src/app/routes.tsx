@@ -1,5 +1,5 @@
 import { lazy, type ReactNode } from 'react';
-import { matchProject, paths, SEARCH_ALIAS } from '../config/paths.ts';
+import { matchProject, matchProjectEdit, paths, SEARCH_ALIAS } from '../config/paths.ts';
 import { SearchPage } from '../features/search/components/search-page.tsx';
 import { TagsPage } from '../features/tags/components/tags-page.tsx';
 import { useI18n } from '../lib/i18n/i18n.tsx';
@@ -12,6 +12,8 @@ const ChangesPage = lazy(() => import('../features/changes/components/changes-pa
 const DuplicatesPage = lazy(() => import('../features/duplicates/components/duplicates-page.tsx'));
 const DeletedPage = lazy(() => import('../features/deleted/components/deleted-page.tsx'));
 const SynonymsPage = lazy(() => import('../features/synonyms/components/synonyms-page.tsx'));
+const EditPage = lazy(() => import('../features/edit/components/edit-page.tsx'));
+const WebhooksPage = lazy(() => import('../features/webhooks/components/webhooks-page.tsx'));
 
 /** The page at `path`, and the section of the navigation it belongs to. */
 export function route(path: string): { page: ReactNode; section: string } {
@@ -22,6 +24,9 @@ export function route(path: string): { page: ReactNode; section: string } {
   if (path === paths.duplicates) return { page: <DuplicatesPage />, section: 'duplicates' };
   if (path === paths.deleted) return { page: <DeletedPage />, section: 'deleted' };
   if (path === paths.synonyms) return { page: <SynonymsPage />, section: 'synonyms' };
+  if (path === paths.webhooks) return { page: <WebhooksPage />, section: 'webhooks' };
+  const editing = matchProjectEdit(path);
+  if (editing !== null) return { page: <EditPage slug={editing} />, section: 'search' };
   const slug = matchProject(path);
   if (slug !== null) return { page: <ProjectPage slug={slug} />, section: 'search' };
   return { page: <NotFound />, section: '' };

@@ -1,14 +1,56 @@
+import { projectHref } from '../config/paths.ts';
 import { ApiError } from '../lib/api-client.ts';
+import { mergedInto, takenLinks } from '../lib/api-details.ts';
 import { useI18n } from '../lib/i18n/i18n.tsx';
+import { Link } from '../lib/router.tsx';
 
+/** A route this server does not have (an extension it lacks), not a missing record. */
+const unavailableRoute = (error: ApiError) =>
+  error.status === 405 || (error.status === 404 && /^No route for /.test(error.details[0] ?? ''));
+
+/**
+ * An error as the console says it: what happened and what to do next, in the console's
+ * language (by the kind of failure: its status), then the API's details as sent (English, the
+ * contract), with links to the projects they name.
+ */
 export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useI18n();
-  const unavailable = error instanceof ApiError && (error.status === 404 || error.status === 405);
-  const detail = error instanceof ApiError ? error.message : t.error;
+  if (!(error instanceof ApiError))
+    return (
+      <div className="notice error" role="alert">
+        <p>{t.error}</p>
+        {onRetry && (
+          <button type="button" onClick={onRetry}>
+            {t.retry}
+          </button>
+        )}
+      </div>
+    );
+  if (unavailableRoute(error))
+    return (
+      <div className="notice error" role="alert">
+        <p>{t.unavailable}</p>
+      </div>
+    );
+  const kind = error.status === 0 ? 'network' : String(error.status);
+  const owners = [...new Set(takenLinks(error.details).map((l) => l.slug))];
+  const target = mergedInto(error.details);
   return (
-    <div className="notice error" role="alert">
-      <p>{unavailable ? t.unavailable : `${t.error}: ${detail}`}</p>
-      {onRetry && !unavailable && (
+    <div className="notice error" role="alert" data-status={error.status}>
+      <p>{t.errorKind[kind] ?? `${t.error} (${error.status})`}</p>
+      {error.details.length > 0 && (
+        <ul className="error-details" lang="en" aria-label={t.errorDetail}>
+          {error.details.slice(0, 5).map((d) => (
+            <li key={d}>{d}</li>
+          ))}
+        </ul>
+      )}
+      {[...owners, ...(target ? [target] : [])].map((slug) => (
+        <p key={slug}>
+          <Link href={projectHref(slug)}>→ {slug}</Link>
+        </p>
+      ))}
+      {onRetry && (
         <button type="button" onClick={onRetry}>
           {t.retry}
         </button>

@@ -10,6 +10,7 @@ export const paths = {
   duplicates: '/duplicates',
   deleted: '/deleted',
   synonyms: '/synonyms',
+  webhooks: '/webhooks',
   /** The API reference (served by the server, not a console page). */
   apiDocs: '/api/docs',
 } as const;
@@ -21,6 +22,17 @@ export const SEARCH_ALIAS = '/search';
 export function matchProject(path: string): string | null {
   const project = /^\/projects\/([^/]+)$/.exec(path);
   return project ? decodeURIComponent(project[1]!) : null;
+}
+
+/** The slug of a project's edit page (`/projects/:slug/edit`), or null for any other path. */
+export function matchProjectEdit(path: string): string | null {
+  const edit = /^\/projects\/([^/]+)\/edit$/.exec(path);
+  return edit ? decodeURIComponent(edit[1]!) : null;
+}
+
+/** A project's edit page. */
+export function editHref(slug: string): string {
+  return `/projects/${encodeURIComponent(slug)}/edit`;
 }
 
 /** A project page; `from` names the merged slug the visitor asked for, `tab` its History tab. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
 import { text } from '../schemas/common.ts';
-import { queryInt } from '../tasks/find-tasks.types.ts';
+import { queryInt } from '../schemas/query.ts';
 import { Change } from './feed.ts';
 
 export const listChangesMeta: Meta = {

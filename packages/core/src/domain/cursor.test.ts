@@ -87,7 +87,7 @@ describe('cursors', () => {
       /^cursor: Invalid cursor/,
     );
     // the body re-signed is not enough: the MAC covers it
-    const forged = Buffer.from('s2.x.n1.a.').toString('base64url');
+    const forged = Buffer.from('s3.x.n1.a.').toString('base64url');
     expect(refusal(() => decodeCursor(pageCursor, `${forged}.${mac}`, scope))).toMatch(/^cursor: /);
   });
 

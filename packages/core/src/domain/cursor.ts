@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FeedPosition, QueuePosition } from '@directory/db';
 import { AppError } from '../errors.ts';
 
@@ -6,14 +7,33 @@ import { AppError } from '../errors.ts';
  * Every cursor of the API, in one format (EXTENSIONS "Opaque cursor"): base64url of
  * `<tag>.<field>.<field>…`, each field percent-encoded so that a `.` never appears inside one.
  * - The tag names the kind and its version (`c1` the change feed, `t2` tasks, `d2` duplicate
- *   groups, `s2` sorted pages of projects, tags, revisions and deleted projects, `p1` the
+ *   groups, `s3` sorted pages of projects, tags, revisions and deleted projects, `p1` the
  *   X-Directory-Position a client passes back as `minPosition`).
  * - A cursor bound to a query carries, as its first field, a short hash of the query's
  *   parameters; one used with other parameters is refused ("Belongs to another query").
- * - A signed kind appends `.<mac>`: an HMAC-SHA256 of the base64url part under a key derived
- *   from the deployment's API key (every process of a deployment shares it, so a cursor works on
- *   any of them). Signed are the kinds whose fields are read back as they are: a sort key and
- *   an id the server did not write cannot be slipped in.
+ * - A signed kind appends `.<mac>`: SHA3-256 of a key derived from the deployment's API key
+ *   followed by the base64url part, truncated to 192 bits (every process of a deployment
+ *   derives the same key, so a cursor works on any of them). Signed are the kinds whose fields
+ *   are read back as they are: a sort key and an id the server did not write cannot be slipped in.
+ *
+ * Why a keyed hash and not HMAC: HMAC's nested construction exists because SHA-2 (and SHA-1,
+ * MD5) leak their whole internal state in the digest, so H(key ‖ body) lets anyone who sees one
+ * tag compute the tag of body ‖ padding ‖ more (length extension). SHA-3 (Keccak, a sponge)
+ * keeps a capacity of 512 bits of its state out of every output, so it has no length extension,
+ * and its designers give H(key ‖ message) as its MAC; NIST's KMAC is that construction. The key
+ * has a fixed length (43 characters), so no key ‖ body split is ambiguous. A forgery then costs
+ * guessing 192 bits, as it did with the truncated HMAC, at half its price per page: one hash of
+ * ~130 bytes instead of HMAC's two hashes and its key schedule per call (cursors are made on
+ * every page of a list and checked on every later one).
+ */
+
+/** One hash of `data`, in one call where Node has it (20.12 and later). */
+const hashOf: (algorithm: string, data: string, encoding: 'base64url') => string =
+  typeof crypto.hash === 'function'
+    ? crypto.hash
+    : (algorithm, data, encoding) => createHash(algorithm).update(data).digest(encoding);
+
+/*
  * Whatever is wrong with a cursor, the answer is a 400 `Validation error` with a detail
  * `cursor: …`, never a 500. A cursor minted by an older version of a kind (another tag) is
  * refused the same way.
@@ -53,11 +73,11 @@ const otherQuery = () =>
     'cursor: Belongs to another query: the other parameters must be the same as on the first page',
   ]);
 
-const macKeys = new Map<string, Buffer>();
-function macKey(secret: string): Buffer {
+const macKeys = new Map<string, string>();
+function macKey(secret: string): string {
   let key = macKeys.get(secret);
   if (!key) {
-    key = createHash('sha256').update('project-directory cursor v1\u0000').update(secret).digest();
+    key = createHash('sha256').update('project-directory cursor v2\u0000').update(secret).digest('base64url');
     macKeys.set(secret, key);
   }
   return key;
@@ -65,11 +85,10 @@ function macKey(secret: string): Buffer {
 
 function mac(scope: CursorScope, body: string): string {
   if (scope.secret === undefined) throw new Error('a signed cursor needs the secret');
-  return createHmac('sha256', macKey(scope.secret)).update(body).digest('base64url').slice(0, 32);
+  return hashOf('sha3-256', macKey(scope.secret) + body, 'base64url').slice(0, 32);
 }
 
-const queryHash = (query: unknown) =>
-  createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 16);
+const queryHash = (query: unknown) => hashOf('sha256', JSON.stringify(query), 'base64url').slice(0, 16);
 
 const escapeField = (field: string) => encodeURIComponent(field).replaceAll('.', '%2E');
 
@@ -119,7 +138,8 @@ export interface PagePosition {
 
 /** Projects (search), tags, a project's revisions, deleted projects. Signed, bound to the query. */
 export const pageCursor: CursorKind<PagePosition> = {
-  tag: 's2',
+  // s3: signed with SHA3-256 (s2 was HMAC-SHA256: such a cursor is refused after the upgrade)
+  tag: 's3',
   signed: true,
   fields: (p) => [typeof p.key === 'number' ? `n${p.key}` : `s${p.key}`, p.id, p.asOf ?? ''],
   parse([key = '', id = '', asOf, ...rest]) {

@@ -17,6 +17,14 @@ export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64'
 /** `webhook-id` of a change's message: the same for every attempt and every webhook. */
 export const messageId = (changeId: string) => `chg_${changeId}`;
 
+/** A test message (`POST /api/webhooks/{id}/ping`, EXTENSIONS H): its body and its own `webhook-id`. */
+export function pingMessage(webhookId: string): { id: string; body: string } {
+  return {
+    id: `ping_${randomBytes(12).toString('base64url')}`,
+    body: JSON.stringify({ type: 'ping', webhookId }),
+  };
+}
+
 /** The JSON body POSTed for a change (Standard Webhooks' recommended {type, timestamp, data}). */
 export function webhookPayload(change: ChangeRecord): { type: string; timestamp: string; data: Change } {
   const data = toChange(change);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
-import { text } from '../schemas/common.ts';
+import { MAX_INT, text } from '../schemas/common.ts';
 import { EXAMPLE_REVISION, Revision } from './revision.types.ts';
 
 /** A revision number in a path or query: a positive integer in decimal digits. */
@@ -13,7 +13,7 @@ export const revisionNumber = () =>
         error: (issue) => (issue.code === 'invalid_type' ? 'Invalid input: expected an integer' : undefined),
       })
       .min(1)
-      .max(2_147_483_647),
+      .max(MAX_INT),
   );
 
 export const getRevisionMeta: Meta = {

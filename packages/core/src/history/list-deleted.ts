@@ -32,6 +32,7 @@ export const listDeleted = keyedProcedure
         revision: r.revision,
         via: r.via === 'merge' ? ('merge' as const) : ('delete' as const),
         actor: r.actor,
+        mergedInto: r.merged_into === null ? null : { slug: r.merged_into },
       })),
       nextCursor:
         rows.length > input.limit && last

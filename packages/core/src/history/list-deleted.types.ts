@@ -14,7 +14,7 @@ export const listDeletedMeta: Meta = {
     summary: 'Deleted projects, most recently deleted first',
     description:
       'Projects removed by `DELETE /api/projects/{slug}` (via "delete") or by a merge (via "merge"; their slug is ' +
-      'an alias now) that have not been restored, while their revisions are kept (`REVISIONS_DELETED_DAYS`). ' +
+      'an alias now; `mergedInto` names the project it went into, and it cannot be restored) that have not been restored, while their revisions are kept (`REVISIONS_DELETED_DAYS`). ' +
       "`revision` is the delete's revision: `GET /api/projects/{slug}/revisions/{revision}` shows the project as it " +
       'was. Restore one with `POST /api/projects/deleted/{id}/restore`. Follow `nextCursor` (null on the last page; ' +
       'also in the `Link` header).',
@@ -34,6 +34,7 @@ export const listDeletedMeta: Meta = {
           revision: 3,
           via: 'delete',
           actor: 'alice',
+          mergedInto: null,
         },
       ],
       nextCursor: 'eyJxIjoiIiwiayI6IjIwMjYtMTEtMjUifQ.c2lnbmF0dXJl',
@@ -56,6 +57,10 @@ export const DeletedProject = z
     revision: count().meta({ description: 'The revision that recorded the delete' }),
     via: z.enum(['delete', 'merge']),
     actor: z.string().nullable(),
+    mergedInto: z.object({ slug: z.string() }).nullable().meta({
+      description:
+        'For a project that was merged: the project it went into. It cannot be restored (409); null otherwise',
+    }),
   })
   .meta({ id: 'DeletedProject' });
 

@@ -1,4 +1,4 @@
-import { findLatestRevision, findProjectDetailsByIds, findSlugHolder } from '@directory/db';
+import { findLatestRevision, findMergeTarget, findProjectDetailsByIds, findSlugHolder } from '@directory/db';
 import { actorOf } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
 import { type Project, toProject } from '../schemas/project.ts';
@@ -23,8 +23,20 @@ export const restoreProject = keyedProcedure
       if (!latest) throw notDeleted(input.id);
       if (latest.action !== 'deleted' || (await findProjectDetailsByIds(trx, [input.id])).length > 0)
         throw new AppError('CONFLICT', [`Project "${latest.slug}" (${input.id}) is not deleted`]);
-      const body = latest.project as Project;
-      await claimIdentity(trx, body);
+      if (latest.via === 'merge') {
+        const target = await findMergeTarget(trx, input.id);
+        throw new AppError(
+          'CONFLICT',
+          [
+            target === undefined
+              ? `Project "${latest.slug}" was merged into a project that was deleted since`
+              : `Project "${latest.slug}" was merged into "${target}"`,
+          ],
+          target === undefined ? {} : { location: `/api/projects/${encodeURIComponent(target)}` },
+        );
+      }
+      const claimed = await claimIdentity(trx, latest.project as Project, input.links);
+      const body = claimed.body;
       const holder = await findSlugHolder(trx, body.slug);
       if (holder?.kind === 'project')
         throw new AppError('CONFLICT', [`slug: "${body.slug}" is taken by another project`]);
@@ -38,6 +50,11 @@ export const restoreProject = keyedProcedure
         actor,
       });
       const [after] = await findProjectDetailsByIds(trx, [input.id]);
-      return { success: true as const, data: toProject(after!), revision: numbers.get(input.id)! };
+      return {
+        success: true as const,
+        data: toProject(after!),
+        revision: numbers.get(input.id)!,
+        skipped: claimed.taken.map(({ url, slug }) => ({ url, slug })),
+      };
     });
   });

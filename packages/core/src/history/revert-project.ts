@@ -37,15 +37,20 @@ export const revertProject = keyedProcedure
       if (!revision) throw revisionNotFound(input.slug, input.revision);
       const body = revision.project as Project;
       // identity locks first (as an upsert takes them), then the row
-      await claimIdentity(trx, { ...body, id, slug: input.slug });
+      const claimed = await claimIdentity(trx, { ...body, id, slug: input.slug }, input.links);
       const [current] = await findProjectDetailsByIds(trx, [id], true);
       if (!current) throw projectNotFound(input.slug);
-      await writeBody(trx, { ...body, id, slug: current.slug }, false);
+      await writeBody(trx, { ...claimed.body, id, slug: current.slug }, false);
       const numbers = await recordRevisions(trx, [{ projectId: id, action: 'updated' }], {
         via: 'revert',
         actor,
       });
       const [after] = await findProjectDetailsByIds(trx, [id]);
-      return { success: true as const, data: toProject(after!), revision: numbers.get(id) ?? null };
+      return {
+        success: true as const,
+        data: toProject(after!),
+        revision: numbers.get(id) ?? null,
+        skipped: claimed.taken.map(({ url, slug }) => ({ url, slug })),
+      };
     });
   });

@@ -1,8 +1,15 @@
 import type { ProjectQuery } from '@directory/search';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
+import type { ProjectBody } from '../read-model/detail-cache.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
-import { FindProjectsInput, FindProjectsOutput, findProjectsMeta } from './find-projects.types.ts';
+import { trustedOutput } from '../trusted-output.ts';
+import {
+  FindProjectsInput,
+  FindProjectsOutput,
+  findProjectsMeta,
+  type ProjectListItem,
+} from './find-projects.types.ts';
 
 const sortedSet = <T extends string>(values: T[] | undefined) => [...new Set(values ?? [])].sort();
 
@@ -13,7 +20,7 @@ const sortedSet = <T extends string>(values: T[] | undefined) => [...new Set(val
 export const findProjects = publicProcedure
   .meta(findProjectsMeta)
   .input(FindProjectsInput)
-  .output(FindProjectsOutput)
+  .output(trustedOutput(FindProjectsOutput))
   .query(async ({ ctx, input }) => {
     if (input.sort === 'relevance' && input.q === undefined)
       throw new AppError('VALIDATION', ['sort: relevance needs q']);
@@ -37,9 +44,6 @@ export const findProjects = publicProcedure
     };
     const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
     const model = await readModelOf(ctx, input.minPosition);
-    // The walk's first page fixes asOf: later pages leave out projects written after it, so
-    // that one whose sort key moved past the cursor is not listed twice.
-    const asOf = after?.asOf !== undefined ? Number(after.asOf) : model.asOf;
     const query: ProjectQuery = {
       ...(input.q !== undefined && { q: input.q }),
       typos,
@@ -52,10 +56,18 @@ export const findProjects = publicProcedure
       sort,
       order,
       limit: input.limit,
-      ...(after && { after: { key: after.key, id: after.id }, asOf }),
       facets: [...new Set(input.facets ?? [])],
     };
-    const found = model.index.findProjects(query);
+    const { found, asOf } = await model.search((index) => {
+      // The walk's first page fixes asOf (what the model has when it is searched): later pages
+      // leave out projects written after it, so that one whose sort key moved past the cursor
+      // is not listed twice.
+      const asOf = after?.asOf !== undefined ? Number(after.asOf) : model.asOf;
+      const found = index.findProjects(
+        after ? { ...query, after: { key: after.key, id: after.id }, asOf } : query,
+      );
+      return { found, asOf };
+    }, ctx.inReadTurn);
     const hits = found.hits.slice(0, input.limit);
     const hasMore = found.hits.length > input.limit;
     const projects = await model.projects(hits.map((h) => h.id));
@@ -66,15 +78,7 @@ export const findProjects = publicProcedure
       success: true as const,
       projects: hits.flatMap((hit) => {
         const p = byId.get(hit.id);
-        if (!p) return [];
-        const { content, contentEn, ...rest } = p;
-        return [
-          {
-            ...rest,
-            ...(withContent && { content, contentEn }),
-            ...(hit.match && { match: hit.match }),
-          },
-        ];
+        return p ? [listItem(p, hit.match, withContent)] : [];
       }),
       total: found.total,
       totalExact: true,
@@ -83,6 +87,35 @@ export const findProjects = publicProcedure
         hasMore && last
           ? encodeCursor(pageCursor, { key: last.key, id: last.id, asOf: String(asOf) }, scope)
           : null,
-      ...(found.facets && { facets: found.facets }),
+      ...(found.facets && { facets: facetsInOrder(found.facets) }),
     };
   });
+
+/** A project as a list shows it: its fields in the schema's order, content only when asked for. */
+function listItem(p: ProjectBody, match: ProjectListItem['match'], withContent: boolean): ProjectListItem {
+  return {
+    id: p.id,
+    name: p.name,
+    nameEn: p.nameEn,
+    slug: p.slug,
+    description: p.description,
+    descriptionEn: p.descriptionEn,
+    ...(withContent && { content: p.content, contentEn: p.contentEn }),
+    status: p.status,
+    source: p.source,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    tags: p.tags,
+    links: p.links,
+    ...(match && { match }),
+  };
+}
+
+/** The facets asked for, in the schema's order. */
+function facetsInOrder(f: NonNullable<FindProjectsOutput['facets']>): FindProjectsOutput['facets'] {
+  return {
+    ...(f.tags && { tags: f.tags }),
+    ...(f.status && { status: f.status }),
+    ...(f.linkTypes && { linkTypes: f.linkTypes }),
+  };
+}

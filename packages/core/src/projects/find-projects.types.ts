@@ -126,6 +126,7 @@ export const ProjectListItem = z.object({
     })
     .optional(),
 });
+export type ProjectListItem = z.infer<typeof ProjectListItem>;
 
 const ValueCount = z.object({ value: z.string(), count: z.number().int().min(0) });
 
@@ -153,3 +154,4 @@ export const FindProjectsOutput = z.object({
     })
     .optional(),
 });
+export type FindProjectsOutput = z.infer<typeof FindProjectsOutput>;

@@ -1,17 +1,40 @@
+import type { IndexedProjectRow, IndexedTagRow } from '@directory/db';
+
 /**
- * The apply queue: ids of projects to re-read, applied one batch at a time so that a later
- * read always wins; the ids that arrive while a batch is applied are read together in the next
- * (one statement for many writes). Each caller's promise settles with the batch that took its ids.
+ * What is to be applied for one project: `version` is the id of the newest change of it this
+ * apply stands for (the feed's ids of one project's changes grow in commit order: a writer
+ * takes the project's row lock before its change is numbered). With `row`, the project as its
+ * own writer wrote it at exactly that version (this process's own write); without, the project
+ * is re-read as it is now (at that version or later).
+ */
+export interface ApplyEntry {
+  version: number;
+  row?: IndexedProjectRow | undefined;
+}
+
+/**
+ * The apply queue: the projects to apply, one batch at a time so that a later apply always
+ * wins; those that arrive while a batch is applied are applied together in the next (one
+ * statement for many re-reads). Two entries of one project keep the newer (a row over a re-read
+ * of the same version). Each caller's promise settles with the batch that took its entries.
  */
 export class ApplyQueue {
-  private pending = new Set<string>();
+  private pending = new Map<string, ApplyEntry>();
+  private pendingTags: IndexedTagRow[] = [];
   private pendingDone: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   private applying = false;
 
-  constructor(private readonly applyNow: (ids: string[]) => Promise<void>) {}
+  constructor(
+    private readonly applyNow: (entries: Map<string, ApplyEntry>, tags: IndexedTagRow[]) => Promise<void>,
+  ) {}
 
-  add(ids: string[]): Promise<void> {
-    for (const id of ids) this.pending.add(id);
+  add(entries: Iterable<[string, ApplyEntry]>, tags: IndexedTagRow[] = []): Promise<void> {
+    for (const [id, entry] of entries) {
+      const old = this.pending.get(id);
+      if (!old || entry.version > old.version || (entry.version === old.version && entry.row))
+        this.pending.set(id, entry);
+    }
+    this.pendingTags.push(...tags);
     const done = new Promise<void>((resolve, reject) => this.pendingDone.push({ resolve, reject }));
     void this.pump();
     return done;
@@ -22,12 +45,14 @@ export class ApplyQueue {
     this.applying = true;
     try {
       while (this.pending.size > 0) {
-        const ids = [...this.pending];
+        const entries = this.pending;
+        const tags = this.pendingTags;
         const done = this.pendingDone;
-        this.pending = new Set();
+        this.pending = new Map();
+        this.pendingTags = [];
         this.pendingDone = [];
         try {
-          await this.applyNow(ids);
+          await this.applyNow(entries, tags);
           for (const d of done) d.resolve();
         } catch (err) {
           for (const d of done) d.reject(err);

@@ -46,6 +46,8 @@ export async function buildContents(db: Kysely<Database>): Promise<BuiltContents
     },
   );
   index.setSynonyms(synonyms.sets);
+  // the documents of the later batches into the sorted orders now, not on the first query
+  index.prepare();
   return { index, slugs, maxUpdated, snapshot, synonyms };
 }
 
@@ -79,6 +81,31 @@ export function applyRows(
     details.invalidate(id);
   }
   index.remove(gone);
+}
+
+/**
+ * Puts projects as this process's own write wrote them (no read): their tags are added when
+ * the model lacks them, or lacks their English name (a tag's name and slug never change, and its
+ * English name is only ever filled in: a concurrent fill is never undone by an older row).
+ */
+export function applyWrittenRows(
+  contents: Contents,
+  details: DetailCache,
+  projects: IndexedProjectRow[],
+  tags: IndexedTagRow[],
+) {
+  const { index } = contents;
+  const newer = tags.filter((t) => {
+    const old = index.tag(t.id);
+    return !old || (old.nameEn === null && t.nameEn !== null);
+  });
+  applyRows(
+    contents,
+    details,
+    projects.map((p) => p.id),
+    projects,
+    newer,
+  );
 }
 
 function putTags(index: SearchIndex, details: DetailCache, tags: IndexedTagRow[]) {

@@ -3,7 +3,6 @@ import {
   type FeedPosition,
   type Kysely,
   readChanges,
-  readChangesOfTransactions,
   type Snapshot,
   visibleIn,
 } from '@directory/db';
@@ -14,8 +13,8 @@ export const IDLE_WAIT_MS = 1000;
 
 /** What following the feed does with what it reads (the read model). */
 export interface FollowTarget {
-  /** Re-reads these projects and applies them. */
-  apply(ids: string[]): Promise<void>;
+  /** Re-reads these projects and applies them: by id, the newest change of each read (its version). */
+  apply(versions: Map<string, number>): Promise<void>;
   /** A complete read of the feed up to this xmin: the horizon may move. */
   advance(xmin: bigint): void;
   /** The feed no longer holds what the model missed: build it again. */
@@ -58,13 +57,14 @@ export class FeedFollower {
       await this.target.rebuild();
       return 0;
     }
-    const ids = new Set<string>();
+    const versions = new Map<string, number>();
     for (const c of page.changes) {
       if (this.snapshot && visibleIn(this.snapshot, BigInt(c.xid))) continue;
-      if (c.projectId) ids.add(c.projectId);
-      if (c.intoProjectId) ids.add(c.intoProjectId);
+      const version = Number(c.id);
+      for (const id of [c.projectId, c.intoProjectId])
+        if (id && !((versions.get(id) ?? -1) >= version)) versions.set(id, version);
     }
-    if (ids.size > 0) await this.target.apply([...ids]);
+    if (versions.size > 0) await this.target.apply(versions);
     const last = page.changes[page.changes.length - 1];
     if (last) this.position = { xid: last.xid, id: last.id };
     const full = page.changes.length === PAGE;
@@ -80,15 +80,4 @@ export class FeedFollower {
     this.target.upToDate();
     return IDLE_WAIT_MS;
   }
-}
-
-/** The projects named by the changes of these committed transactions (a process's own writes). */
-export async function projectsOfTransactions(db: Kysely<Database>, xids: string[]): Promise<string[]> {
-  const changes = await readChangesOfTransactions(db, xids);
-  const ids = new Set<string>();
-  for (const c of changes) {
-    ids.add(c.projectId);
-    if (c.intoProjectId) ids.add(c.intoProjectId);
-  }
-  return [...ids];
 }

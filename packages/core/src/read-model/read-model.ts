@@ -1,20 +1,25 @@
 import {
   type Database,
   type IndexedProjectRow,
+  type IndexedTagRow,
   type Kysely,
   readIndexedProjects,
   readSynonyms,
   readSynonymsVersion,
+  type Snapshot,
+  visibleIn,
 } from '@directory/db';
 import { SearchIndex } from '@directory/search';
 import { type FeedServices, pollingFeed } from '../changes/feed.ts';
 import { AppError } from '../errors.ts';
-import { ApplyQueue } from './apply-queue.ts';
-import { applyRows, buildContents } from './contents.ts';
+import type { RequestWrites } from '../transaction.ts';
+import { type ApplyEntry, ApplyQueue } from './apply-queue.ts';
+import { applyRows, applyWrittenRows, buildContents } from './contents.ts';
 import { DetailCache, type ProjectBody as Project } from './detail-cache.ts';
-import { FeedFollower, IDLE_WAIT_MS, projectsOfTransactions } from './follow.ts';
+import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
 import { decodePosition, encodePosition, Freshness } from './position.ts';
 import { projectsOf } from './project-pages.ts';
+import { Turns } from './turns.ts';
 import { pause, timer } from './waiting.ts';
 
 /*
@@ -29,13 +34,22 @@ import { pause, timer } from './waiting.ts';
  * - Apply (apply-queue.ts, contents.ts): a change names a project; the model re-reads it by id
  *   as it is now (gone: removed) and puts it into the index. Applies run one at a time, so a
  *   later read always wins, and the ids waiting meanwhile are read together.
+ * - Versions: the feed's ids of one project's changes grow in commit order (a writer holds the
+ *   project's row lock when its change is numbered), so the model keeps, per project, the
+ *   newest change id it has applied (`versions`: a re-read applies at least the change that
+ *   asked for it). A change at or below that version is skipped: it is already in the index.
  * - Position (position.ts): the horizon, X-Directory-Position and `minPosition`.
- * - Own writes: after a write commits, the process reads the changes of its own transaction
- *   and applies them before it answers, without waiting for the feed.
+ * - Own writes (issue 27): after a write commits, the process applies it before it answers,
+ *   without reading the feed or the projects: the transaction's changes (ids and projects) come
+ *   with its commit (transaction.ts), and an upsert's projects come as it wrote them, put in at
+ *   their change's version. A project an own write names without its row (a delete, a merge)
+ *   is re-read. The feed brings the same changes later; their versions are already applied.
  * - Wake-ups (waiting.ts): the change feed's LISTEN signal (FeedServices); when an older
  *   transaction holds the feed back, it looks again every 20 ms.
  * - Pages (project-pages.ts): the projects of a page in the API's shape, through the detail
  *   cache (detail-cache.ts).
+ * - Turns (turns.ts): searches run in turns of a few milliseconds, so that writes, applies and
+ *   /healthz get the event loop between them however many clients search.
  */
 
 export { encodePosition };
@@ -69,6 +83,8 @@ const SYNONYMS_CHECK_MS = 500;
 export const notReady = () =>
   new AppError('UNAVAILABLE', ['The search index is being built; retry after Retry-After seconds']);
 
+const noop = () => {};
+
 export class ReadModel {
   index = new SearchIndex();
   readonly details: DetailCache;
@@ -82,6 +98,10 @@ export class ReadModel {
   private readonly freshness = new Freshness();
   private readonly follower: FeedFollower;
   private readonly queue: ApplyQueue;
+  /** By project, the newest change id applied (see Versions above). */
+  private versions = new Map<string, number>();
+  /** The snapshot of the last build: an own write it saw is in the model already. */
+  private builtFrom: Snapshot | undefined;
   private stopped = false;
   private built = false;
   private readonly readyWaiters: (() => void)[] = [];
@@ -92,15 +112,16 @@ export class ReadModel {
   private synonymsCheckedAt = 0;
   private loop: Promise<void> | undefined;
   private wakeLoop: (() => void) | undefined;
+  private readonly turns = new Turns();
 
   constructor(options: ReadModelOptions) {
     this.db = options.db;
     this.feed = options.feed ?? pollingFeed;
     this.details = new DetailCache(options.cacheBytes ?? 256 * 1024 * 1024);
     this.warn = options.warn ?? (() => {});
-    this.queue = new ApplyQueue((ids) => this.applyNow(ids));
+    this.queue = new ApplyQueue((entries, tags) => this.applyNow(entries, tags));
     this.follower = new FeedFollower(this.db, {
-      apply: (ids) => this.apply(ids),
+      apply: (versions) => this.apply(versions),
       advance: (xmin) => this.freshness.advance(xmin),
       rebuild: () => this.build(),
       checkSynonyms: () => this.checkSynonyms(),
@@ -166,6 +187,8 @@ export class ReadModel {
     this.synonymsVersion = built.synonyms.version;
     this.synonymsCheckedAt = Date.now();
     this.details.clear();
+    this.versions = new Map();
+    this.builtFrom = built.snapshot;
     this.follower.startAt(built.snapshot);
     this.freshness.reset(built.snapshot.xmin);
     this.buildSeconds = (performance.now() - started) / 1000;
@@ -192,30 +215,66 @@ export class ReadModel {
 
   // ————————————————————————————————————————— applying
 
-  /** Re-reads these projects as they are now and puts them into the index (one at a time, batched). */
-  apply(ids: string[]): Promise<void> {
-    return this.queue.add(ids);
+  /**
+   * Re-reads these projects as they are now and puts them into the index (one at a time,
+   * batched), each unless the model already has its version (by id: the change that asks).
+   */
+  apply(versions: Map<string, number>): Promise<void> {
+    const entries: [string, ApplyEntry][] = [];
+    for (const [id, version] of versions) if (!this.has(id, version)) entries.push([id, { version }]);
+    return entries.length > 0 ? this.queue.add(entries) : Promise.resolve();
   }
 
-  private async applyNow(ids: string[]) {
-    const { projects, tags } = await readIndexedProjects(this.db, ids);
+  private has(id: string, version: number): boolean {
+    return (this.versions.get(id) ?? -1) >= version;
+  }
+
+  private async applyNow(entries: Map<string, ApplyEntry>, tags: IndexedTagRow[]) {
+    const rows: IndexedProjectRow[] = [];
+    const reread: string[] = [];
+    for (const [id, entry] of entries) {
+      if (this.has(id, entry.version)) continue;
+      if (entry.row) rows.push(entry.row);
+      else reread.push(id);
+    }
+    const read = reread.length > 0 ? await readIndexedProjects(this.db, reread) : undefined;
     this.version++;
     const contents = { index: this.index, slugs: this.slugs, maxUpdated: this.maxUpdated };
-    applyRows(contents, this.details, ids, projects, tags);
+    if (read) applyRows(contents, this.details, reread, read.projects, read.tags);
+    if (rows.length > 0) applyWrittenRows(contents, this.details, rows, tags);
+    for (const id of [...reread, ...rows.map((r) => r.id)]) {
+      const version = entries.get(id)!.version;
+      if (!this.has(id, version)) this.versions.set(id, version);
+    }
     this.maxUpdated = contents.maxUpdated;
-    this.applied += ids.length;
+    this.applied += reread.length + rows.length;
     this.version++;
   }
 
   /**
-   * Applies the project changes of this process's own committed transactions, so that its
-   * answer to the write and every read after it see them. Failures are the feed's to repair.
+   * Applies this process's own committed writes (the request's, see transaction.ts), so that its
+   * answer to the write and every read after it see them: an upsert's projects from the rows it
+   * wrote, any other project a change names re-read. A transaction the last build's snapshot saw
+   * is in the model already. Failures are the feed's to repair.
    */
-  async applyOwn(xids: string[]): Promise<void> {
-    if (xids.length === 0 || !this.built) return;
-    const ids = await projectsOfTransactions(this.db, xids);
-    if (ids.length > 0) await this.apply(ids);
-    this.freshness.markOwn(xids);
+  async applyOwn(writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags'>): Promise<void> {
+    if (writes.xids.length === 0 || !this.built) return;
+    const seen = this.builtFrom;
+    const fresh = seen ? writes.xids.filter((x) => !visibleIn(seen, BigInt(x))) : writes.xids;
+    if (fresh.length > 0) {
+      // rows only when the build saw none of the request's transactions (else: re-read them)
+      const useRows = fresh.length === writes.xids.length;
+      const versions = new Map<string, number>();
+      for (const c of writes.changes)
+        for (const id of [c.projectId, c.intoProjectId])
+          if (id && !((versions.get(id) ?? -1) >= c.id)) versions.set(id, c.id);
+      const rows = new Map(useRows ? writes.projects.map((p) => [p.id, p]) : []);
+      const entries: [string, ApplyEntry][] = [];
+      for (const [id, version] of versions)
+        if (!this.has(id, version)) entries.push([id, { version, row: rows.get(id) }]);
+      if (entries.length > 0) await this.queue.add(entries, writes.tags);
+    }
+    this.freshness.markOwn(writes.xids);
   }
 
   // ————————————————————————————————————————— reading
@@ -245,6 +304,28 @@ export class ReadModel {
     if (at === undefined) return;
     // a notification may be on its way: the follower looks at the feed now
     await this.freshness.waitFor(at, deadline - Date.now(), () => this.wakeLoop?.());
+  }
+
+  /**
+   * Runs a search of the index in a turn (turns.ts): resolves with its answer once the searches
+   * queued before it have run and the event loop has had its turns in between.
+   */
+  search<T>(find: (index: SearchIndex) => T, inTurn = false): Promise<T> {
+    return inTurn ? Promise.resolve(find(this.index)) : this.turns.run(() => find(this.index));
+  }
+
+  /**
+   * Resolves in a turn of the reads (turns.ts): a transport awaits it before it answers a
+   * read of the model, so that all of the answer's work — a kept answer, the search, the
+   * serialising and the write to the socket — happens in turns (then `search(…, true)`).
+   */
+  turn(): Promise<void> {
+    return this.turns.run(noop);
+  }
+
+  /** Searches waiting for their turn (/metrics). */
+  get searchesWaiting(): number {
+    return this.turns.waiting;
   }
 
   /** The id of the project with this slug, if the model has it. */

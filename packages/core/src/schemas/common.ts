@@ -71,6 +71,9 @@ export const httpUrl = z
       'bytes of UTF-8, without whitespace or control characters',
   });
 
+/** The largest integer any input takes (PostgreSQL's integer): a larger one is 400, never 500. */
+export const MAX_INT = 2_147_483_647;
+
 /** A count in a response. */
 export const count = () => z.int().min(0);
 

@@ -9,7 +9,7 @@ import {
 } from '@directory/db';
 import { projectBody } from '../domain/revision-body.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
-import { toProject } from '../schemas/project.ts';
+import { type Project, toProject } from '../schemas/project.ts';
 import { currentNamedKey } from './request-key.ts';
 
 /**
@@ -56,20 +56,28 @@ export async function recordDeletions(
 }
 
 function revisionOf(row: ProjectDetailRow, action: RevisionAction, how: RevisionContext): NewRevision {
-  const { body, hash } = projectBody(toProject(row));
+  return revisionOfBody(toProject(row), action, how);
+}
+
+/**
+ * The revision of a project whose body the write path built itself (the upsert: issue 27),
+ * exactly as recordRevisions makes it from the row it reads back.
+ */
+export function revisionOfBody(project: Project, action: RevisionAction, how: RevisionContext): NewRevision {
+  const { body, hash } = projectBody(project);
   const key = currentNamedKey();
   return {
-    projectId: row.id,
+    projectId: project.id,
     action,
     via: how.via,
-    source: row.source,
+    source: project.source,
     taskId: how.taskId ?? null,
     actor: how.actor,
     keyId: key?.id ?? null,
     keyName: key?.name ?? null,
-    slug: row.slug,
-    name: row.name,
-    nameEn: row.name_en,
+    slug: project.slug,
+    name: project.name,
+    nameEn: project.nameEn,
     bodyHash: hash,
     body,
   };

@@ -5,6 +5,8 @@ import {
   findTakenTagSlugs,
   insertTags,
   type Kysely,
+  type StoredTag,
+  type TagDetail,
 } from '@directory/db';
 import { createId } from '@paralleldrive/cuid2';
 import { fallbackSlug, firstFreeSlug, slugify, slugSource } from '../domain/slug.ts';
@@ -30,6 +32,9 @@ function distinctTags(tags: TagInput[]): TagInput[] {
 
 const ATTEMPTS = 5;
 
+/** The names resolveTags looks up first, in its order: what an upsert reads with its locks. */
+export const tagNamesOf = (tags: TagInput[]): string[] => distinctTags(tags).map((t) => t.name);
+
 /**
  * The id of every tag named in the inputs, by name (DECISIONS "Slugs", endpoint 1):
  * a stored tag with the name is reused (its missing nameEn filled in); a new one gets the
@@ -37,27 +42,44 @@ const ATTEMPTS = 5;
  * another transaction are skipped on insert and picked up by the next attempt.
  */
 export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Promise<Map<string, string>> {
+  const resolved = await resolveTags(db, tags);
+  return new Map([...resolved].map(([name, tag]) => [name, tag.id]));
+}
+
+/**
+ * resolveTagIds with each tag as endpoint 2 shows it (id, name, nameEn after the fill, slug), so
+ * that an upsert builds its revision bodies without reading them back. `firstLookup`: the stored
+ * tags among tagNamesOf(tags) when the caller already read them (lockKeysAndFindTags).
+ */
+export async function resolveTags(
+  db: Kysely<Database>,
+  tags: TagInput[],
+  firstLookup?: StoredTag[],
+): Promise<Map<string, TagDetail>> {
   const wanted = distinctTags(tags);
-  // ids[i] is the id of wanted[i]; everything is matched by position or by id, never by a
+  // out[i] is wanted[i] as stored; everything is matched by position or by id, never by a
   // string read back from the database.
-  const ids: (string | undefined)[] = wanted.map(() => undefined);
+  const out: (TagDetail | undefined)[] = wanted.map(() => undefined);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const pending = wanted.flatMap((tag, i) => (ids[i] === undefined ? [{ tag, i }] : []));
+    const pending = wanted.flatMap((tag, i) => (out[i] === undefined ? [{ tag, i }] : []));
     if (pending.length === 0) break;
-    const stored = await findTagsByName(
-      db,
-      pending.map((p) => p.tag.name),
-    );
+    const stored =
+      attempt === 0 && firstLookup
+        ? firstLookup
+        : await findTagsByName(
+            db,
+            pending.map((p) => p.tag.name),
+          );
     const fills: { id: string; nameEn: string }[] = [];
     for (const found of stored) {
       const { tag, i } = pending[found.index]!;
-      ids[i] = found.id;
-      if (found.name_en === null && tag.nameEn !== undefined)
-        fills.push({ id: found.id, nameEn: tag.nameEn });
+      const fill = found.name_en === null && tag.nameEn !== undefined;
+      out[i] = { id: found.id, name: tag.name, nameEn: fill ? tag.nameEn! : found.name_en, slug: found.slug };
+      if (fill) fills.push({ id: found.id, nameEn: tag.nameEn! });
     }
     await fillTagNamesEn(db, fills);
 
-    const missing = pending.filter(({ i }) => ids[i] === undefined);
+    const missing = pending.filter(({ i }) => out[i] === undefined);
     if (missing.length === 0) break;
     // Slugs are numbered in first-mention order; rows are inserted in name order, so that two
     // transactions creating the same tags wait on each other in the same order.
@@ -72,13 +94,16 @@ export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Pro
     });
     rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const inserted = new Set(await insertTags(db, rows));
-    for (const d of drafts) if (inserted.has(d.id)) ids[d.i] = d.id;
+    const draftOf = new Map(drafts.map((d) => [d.id, d]));
+    for (const row of rows)
+      if (inserted.has(row.id))
+        out[draftOf.get(row.id)!.i] = { id: row.id, name: row.name, nameEn: row.name_en, slug: row.slug };
   }
   return new Map(
     wanted.map((tag, i) => {
-      const id = ids[i];
-      if (id === undefined) throw new Error('Could not create tags: too many concurrent conflicts');
-      return [tag.name, id];
+      const resolved = out[i];
+      if (resolved === undefined) throw new Error('Could not create tags: too many concurrent conflicts');
+      return [tag.name, resolved];
     }),
   );
 }

@@ -1,25 +1,29 @@
 import {
   type Database,
+  diffLinksAndTags,
   findProjectDetailsByIds,
   findProjectsByIdentity,
-  insertProjects,
+  type IdentifiedProject,
   type Kysely,
   type LinksAndTags,
-  lockKeys,
+  lockKeysAndFindTags,
+  type NewRevision,
   type ProjectFields,
   type ProjectWrite,
-  replaceLinksAndTags,
-  updateProjects,
+  type TagDetail,
+  writeProjectBatch,
 } from '@directory/db';
+import type { IndexedProject } from '@directory/search';
 import { createId } from '@paralleldrive/cuid2';
 import { identityKeys, identityLockKeys } from '../domain/identity.ts';
 import { applyLock } from '../domain/locks.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { fallbackSlug } from '../domain/slug.ts';
 import { urlKey } from '../domain/url-key.ts';
-import type { LockField, ProjectInput } from '../schemas/project.ts';
-import { recordRevisions } from './revisions.ts';
-import { resolveTagIds } from './tags.ts';
+import { type LockField, lockOf, type Project, type ProjectInput } from '../schemas/project.ts';
+import { noteWrittenProjects } from '../transaction.ts';
+import { revisionOfBody } from './revisions.ts';
+import { resolveTags, tagNamesOf } from './tags.ts';
 
 export type UpsertAction = 'created' | 'updated';
 
@@ -45,6 +49,9 @@ export function projectFields(input: ProjectInput): ProjectFields {
   };
 }
 
+/** An ISO 8601 time (milliseconds, as endpoint 2 shows it) `micros` microseconds after the epoch. */
+const isoOfMicros = (micros: bigint): string => new Date(Number(micros / 1000n)).toISOString();
+
 /**
  * Creates or updates the project each input identifies, with its tags and links replaced,
  * with the same outcome as upserting the inputs one after the other, but in a few set-based
@@ -53,13 +60,21 @@ export function projectFields(input: ProjectInput): ProjectFields {
  *
  * Concurrency: advisory locks on every identity key of the batch are taken first, before
  * anything is read, so concurrent upserts (in any process) that could identify or create the
- * same project run one after the other, and the later one sees the earlier one's project.
+ * same project run one after the other, and the later one sees the earlier one's project. A
+ * project that another kind of write (a revert, a merge, a lock) changes between this upsert's
+ * read and its write makes the transaction start again (writeProjectBatch).
  *
  * Order within the batch: inputs are written in runs. A run is the longest stretch of inputs
  * that share no identity key and do not find the same stored project; such inputs cannot see
  * each other's writes, so writing them together equals writing them in turn. An input that
  * shares a key with an earlier one of the stretch, or finds the project an earlier one is
  * about to change, starts the next run and is identified again once this run is written.
+ *
+ * Round trips (issue 27): one for the locks, the stored tags and the transaction's time; then
+ * per run one to identify the projects (with their stored links and tags) and one that writes
+ * them, their links and tags and their revisions. The revision bodies are built here from what
+ * the write holds, not read back; the read model of this process gets the written rows too
+ * (noteWrittenProjects), so that it does not read them back either.
  */
 export async function upsertInOrder(
   trx: Kysely<Database>,
@@ -70,16 +85,17 @@ export async function upsertInOrder(
     const keys = identityKeys(input);
     return { input, position, keys, lockKeys: identityLockKeys(keys) };
   });
-  await lockKeys(
+  const allTags = inputs.flatMap((input) => input.tags);
+  const start = await lockKeysAndFindTags(
     trx,
     items.flatMap((item) => item.lockKeys),
+    tagNamesOf(allTags),
   );
-  const tagIds = await resolveTagIds(
-    trx,
-    inputs.flatMap((input) => input.tags),
-  );
+  const tags = await resolveTags(trx, allTags, start.tags);
 
   const results: UpsertResult[] = [];
+  const indexed: IndexedProject[] = [];
+  const tagsOfIndexed = new Map<string, TagDetail>();
   while (results.length < items.length) {
     const sharedKeys = new Set<string>();
     const candidates: typeof items = [];
@@ -93,10 +109,7 @@ export async function upsertInOrder(
       candidates.map((item) => item.keys),
     );
     const claimed = new Set<string>();
-    const run: {
-      item: (typeof items)[number];
-      existing: { id: string; slug: string; lockFields: string[] | null } | undefined;
-    }[] = [];
+    const run: { item: (typeof items)[number]; existing: IdentifiedProject | undefined }[] = [];
     for (const [i, item] of candidates.entries()) {
       const existing = found[i];
       if (existing !== undefined) {
@@ -112,9 +125,13 @@ export async function upsertInOrder(
     const stored = new Map((await findProjectDetailsByIds(trx, lockedIds, true)).map((row) => [row.id, row]));
 
     const inserts: (ProjectWrite & { slug: string })[] = [];
-    const updates: ProjectWrite[] = [];
+    const updates: (ProjectWrite & { version: string })[] = [];
     const replacements: LinksAndTags[] = [];
-    const revisions: { projectId: string; action: UpsertAction }[] = [];
+    const drafts: {
+      project: Omit<Project, 'links'>;
+      action: UpsertAction;
+      linkTypes: IndexedProject['linkTypes'];
+    }[] = [];
     for (const { item, existing } of run) {
       const id = existing?.id ?? createId();
       const slug = existing?.slug ?? item.keys.slug ?? fallbackSlug('project', id);
@@ -122,14 +139,12 @@ export async function upsertInOrder(
       const locked =
         storedRow && existing?.lockFields ? applyLock(item.input, storedRow, existing.lockFields) : undefined;
       const input = locked?.input ?? item.input;
-      const projectTagIds =
-        locked?.tagIds ?? [...new Set(input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!);
-      const write = {
-        id,
-        fields: projectFields(input),
-        position: item.position,
-      };
-      if (existing) updates.push(write);
+      const projectTags: TagDetail[] = locked?.tagIds
+        ? storedRow!.tags
+        : [...new Set(input.tags.map((t) => t.name))].map((name) => tags.get(name)!);
+      const fields = projectFields(input);
+      const write = { id, fields, position: item.position };
+      if (existing) updates.push({ ...write, version: existing.version });
       else inserts.push({ ...write, slug });
       replacements.push({
         projectId: id,
@@ -140,17 +155,87 @@ export async function upsertInOrder(
           urlKey: urlKey(l.url),
           title: l.title ?? null,
         })),
-        tagIds: projectTagIds,
+        tagIds: projectTags.map((t) => t.id),
       });
-      const action = existing ? 'updated' : 'created';
-      results.push({ id, slug, action, ...(locked && { kept: locked.kept }) });
-      revisions.push({ projectId: id, action });
+      const at = isoOfMicros(start.nowMicros + BigInt(item.position));
+      drafts.push({
+        action: existing ? 'updated' : 'created',
+        linkTypes: input.links.map((l) => l.type),
+        // endpoint 2's shape, in toProject's key order (the revision's hash is of this text)
+        project: {
+          id,
+          name: fields.name,
+          nameEn: fields.name_en ?? null,
+          slug,
+          description: fields.description,
+          descriptionEn: fields.description_en ?? null,
+          content: fields.content ?? null,
+          contentEn: fields.content_en ?? null,
+          status: fields.status ?? 'ACTIVE',
+          source: fields.source ?? null,
+          createdAt: existing ? existing.createdAt.toISOString() : at,
+          updatedAt: at,
+          tags: projectTags.map((t) => ({ id: t.id, name: t.name, nameEn: t.nameEn, slug: t.slug })),
+          lock: existing
+            ? (lockOf({
+                lock_fields: existing.lockFields,
+                lock_reason: existing.lockReason,
+                lock_at: existing.lockAt,
+              }) ?? null)
+            : null,
+        },
+      });
+      for (const t of projectTags) tagsOfIndexed.set(t.id, t);
+      results.push({
+        id,
+        slug,
+        action: existing ? 'updated' : 'created',
+        ...(locked && { kept: locked.kept }),
+      });
     }
-    await insertProjects(trx, inserts);
-    await updateProjects(trx, updates);
-    await replaceLinksAndTags(trx, replacements, () => createId());
-    await recordRevisions(trx, revisions, how);
+    const diff = diffLinksAndTags(
+      replacements,
+      {
+        links: run.flatMap(({ existing }) => existing?.links ?? []),
+        tags: run.flatMap(({ existing }) => existing?.tags ?? []),
+      },
+      () => createId(),
+    );
+    const revisions: NewRevision[] = [];
+    if (how.record !== false)
+      for (const [i, { project, action }] of drafts.entries()) {
+        const links = replacements[i]!.links;
+        const ids = diff.linkIds.get(project.id)!;
+        const { lock, ...rest } = project;
+        const body: Project = {
+          ...rest,
+          links: links.map((l, i) => ({ id: ids[i]!, type: l.type, url: l.url, title: l.title })),
+          lock,
+        };
+        revisions.push(revisionOfBody(body, action, how));
+      }
+    const times = new Map(
+      (await writeProjectBatch(trx, { inserts, updates, links: diff, revisions })).map((t) => [t.id, t]),
+    );
+    for (const { project, linkTypes } of drafts) {
+      const t = times.get(project.id)!;
+      indexed.push({
+        id: project.id,
+        name: project.name,
+        nameEn: project.nameEn,
+        slug: project.slug,
+        description: project.description,
+        descriptionEn: project.descriptionEn,
+        status: project.status,
+        source: project.source,
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+        tagIds: project.tags.map((tag) => tag.id),
+        linkTypes,
+      });
+    }
   }
+  noteWrittenProjects(indexed, [...tagsOfIndexed.values()]);
   return results;
 }
 

@@ -1,6 +1,6 @@
 import {
   type Database,
-  findLinkKeyOwner,
+  findLinkKeyOwners,
   insertProjects,
   type Kysely,
   lockKeys,
@@ -32,12 +32,34 @@ function inputOf(body: Project): ProjectInput {
   };
 }
 
+/** What to do with links whose url key another project owns now (EXTENSIONS H). */
+export type LinkConflicts = 'fail' | 'skip';
+
+/** A link whose url key another project owns now: its position in the body, its url, the owner. */
+export interface TakenLink {
+  index: number;
+  url: string;
+  slug: string;
+}
+
+/** 409 with one detail per link another project owns now, naming its url and the owner. */
+export const linksTaken = (taken: readonly TakenLink[]) =>
+  new AppError(
+    'CONFLICT',
+    taken.map((t) => `links.${t.index}.url: The url "${t.url}" now belongs to project "${t.slug}"`),
+  );
+
 /**
  * Takes the identity locks an upsert of `body` would take (its CODEHOST and WEBSITE url keys,
- * its slug), so that no upsert creates a project with one of its urls meanwhile; then 409 when a
- * link's url key belongs to another project (naming it).
+ * its slug), so that no upsert creates a project with one of its urls meanwhile; then looks up
+ * the links whose url key another project owns. With `fail`, 409 (linksTaken); with `skip`, the
+ * body without them, and them in `taken`.
  */
-export async function claimIdentity(trx: Kysely<Database>, body: Project): Promise<void> {
+export async function claimIdentity(
+  trx: Kysely<Database>,
+  body: Project,
+  conflicts: LinkConflicts = 'fail',
+): Promise<{ body: Project; taken: TakenLink[] }> {
   const keys = body.links.map((l) => ({ type: l.type, key: urlKey(l.url), url: l.url }));
   await lockKeys(trx, [
     ...keys.flatMap((k) =>
@@ -45,17 +67,23 @@ export async function claimIdentity(trx: Kysely<Database>, body: Project): Promi
     ),
     projectLockKey('slug', body.slug),
   ]);
-  const owner = await findLinkKeyOwner(
-    trx,
-    keys.map((k) => k.key),
-    body.id,
+  const owners = new Map(
+    (
+      await findLinkKeyOwners(
+        trx,
+        keys.map((k) => k.key),
+        body.id,
+      )
+    ).map((o) => [o.urlKey, o.slug]),
   );
-  if (owner) {
-    const at = keys.findIndex((k) => k.key === owner.urlKey);
-    throw new AppError('CONFLICT', [
-      `links.${at}.url: The url "${keys[at]!.url}" now belongs to project "${owner.slug}"`,
-    ]);
-  }
+  if (owners.size === 0) return { body, taken: [] };
+  const taken = keys.flatMap((k, index) => {
+    const slug = owners.get(k.key);
+    return slug === undefined ? [] : [{ index, url: k.url, slug }];
+  });
+  if (conflicts === 'fail') throw linksTaken(taken);
+  const kept = body.links.filter((_, index) => !owners.has(keys[index]!.key));
+  return { body: { ...body, links: kept }, taken };
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ChangeType } from '../changes/feed.ts';
 import type { Meta } from '../meta.ts';
 import { text, timestamp } from '../schemas/common.ts';
-import { queryInt } from '../tasks/find-tasks.types.ts';
+import { queryInt } from '../schemas/query.ts';
 import { sampleWebhook } from './webhook.ts';
 
 export const listWebhookDeliveriesMeta: Meta = {
@@ -12,10 +12,11 @@ export const listWebhookDeliveriesMeta: Meta = {
     path: '/api/webhooks/{id}/deliveries',
     protect: true,
     tags: ['webhooks'],
-    summary: 'Recent delivery attempts of a webhook (newest first)',
+    summary: 'Recent delivery attempts of a webhook (newest first by time)',
     description:
       'Each attempt to POST a change: the event, the status code the target answered (null when ' +
-      'it could not be reached), the error, whether it counted as success (2xx), and when.',
+      'it could not be reached), the error, whether it counted as success (2xx), and when; newest first by time. ' +
+      'Send one again with `POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver`.',
   },
   errors: ['NOT_FOUND'],
   examples: {

@@ -4,11 +4,17 @@ import { deleteWebhook } from './delete-webhook.ts';
 import { getWebhook } from './get-webhook.ts';
 import { listWebhookDeliveries } from './list-webhook-deliveries.ts';
 import { listWebhooks } from './list-webhooks.ts';
+import { pingWebhook } from './ping-webhook.ts';
+import { redeliverWebhook } from './redeliver-webhook.ts';
+import { updateWebhook } from './update-webhook.ts';
 
 export const webhooksRouter = router({
   create: createWebhook,
   list: listWebhooks,
   get: getWebhook,
   delete: deleteWebhook,
+  update: updateWebhook,
   deliveries: listWebhookDeliveries,
+  redeliver: redeliverWebhook,
+  ping: pingWebhook,
 });

@@ -73,11 +73,17 @@ export async function findDeletedIdBySlug(db: Db, slug: string): Promise<string 
 export async function listDeletedProjects(
   db: Db,
   options: { after?: { at: string; projectId: string } | undefined; limit: number },
-): Promise<(RevisionSummaryRow & { at_key: string })[]> {
+): Promise<(RevisionSummaryRow & { at_key: string; merged_into: string | null })[]> {
   const after = options.after;
-  // at_key: the exact time (microseconds) as text, for the next page's cursor
-  const { rows } = await sql<RevisionSummaryRow & { at_key: string }>`
-    select ${SUMMARY}, r.at::text as at_key from project_revisions r
+  // at_key: the exact time (microseconds) as text, for the next page's cursor; merged_into: the
+  // slug of the project a merged one went into (its alias names the final target)
+  const { rows } = await sql<RevisionSummaryRow & { at_key: string; merged_into: string | null }>`
+    select ${SUMMARY}, r.at::text as at_key,
+      case when r.via = 'merge' then (
+        select p.slug from project_aliases a join projects p on p.id = a.project_id
+        where a.merged_id = r.project_id limit 1
+      ) end as merged_into
+    from project_revisions r
     where r.action = 'deleted'
       ${after ? sql`and (r.at, r.project_id) < (${after.at}::timestamptz, ${after.projectId})` : sql``}
       and not exists (select 1 from project_revisions n where n.project_id = r.project_id and n.revision > r.revision)

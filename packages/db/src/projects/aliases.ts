@@ -31,3 +31,15 @@ export async function findSlugHolder(
   if (!row) return undefined;
   return row.kind === 'project' ? { kind: 'project', id: row.id } : { kind: 'alias', target: row.id };
 }
+
+/**
+ * The slug of the project a merged project went into (the final target, EXTENSIONS E), by the
+ * merged project's id; undefined when it was not merged, or its target was deleted since.
+ */
+export async function findMergeTarget(db: Db, mergedId: string): Promise<string | undefined> {
+  const { rows } = await sql<{ slug: string }>`
+    select p.slug from project_aliases a join projects p on p.id = a.project_id
+    where a.merged_id = ${mergedId} limit 1
+  `.execute(db);
+  return rows[0]?.slug;
+}

@@ -141,18 +141,20 @@ export async function findProjectSlugByUrlKey(db: Db, key: string): Promise<stri
   return rows[0]?.slug;
 }
 
-/** A project other than `exceptId` that owns a link with any of these url keys: its slug and that key. */
-export async function findLinkKeyOwner(
+/**
+ * The other projects that own a link with one of these url keys: one row per key owned (the
+ * key and the owner's slug), in no particular order.
+ */
+export async function findLinkKeyOwners(
   db: Db,
   urlKeys: readonly string[],
   exceptId: string,
-): Promise<{ slug: string; urlKey: string } | undefined> {
-  if (urlKeys.length === 0) return undefined;
+): Promise<{ slug: string; urlKey: string }[]> {
+  if (urlKeys.length === 0) return [];
   const { rows } = await sql<{ slug: string; url_key: string }>`
-    select p.slug, l.url_key from links l join projects p on p.id = l.project_id
+    select distinct on (l.url_key) p.slug, l.url_key from links l join projects p on p.id = l.project_id
     where l.url_key = any(${[...urlKeys]}::text[]) and l.project_id <> ${exceptId}
-    limit 1
+    order by l.url_key, p.slug
   `.execute(db);
-  const row = rows[0];
-  return row && { slug: row.slug, urlKey: row.url_key };
+  return rows.map((row) => ({ slug: row.slug, urlKey: row.url_key }));
 }

@@ -43,6 +43,8 @@ export interface LinksAndTagsDiff {
   tagInserts: StoredTagLink[];
   tagUpdates: StoredTagLink[];
   tagDeletes: StoredTagLink[];
+  /** Each project's link ids after the write, in submitted order (kept links keep theirs). */
+  linkIds: Map<string, string[]>;
 }
 
 /**
@@ -63,13 +65,18 @@ export function diffLinksAndTags(
   const linkUpdates: StoredLink[] = [];
   const tagInserts: StoredTagLink[] = [];
   const tagUpdates: StoredTagLink[] = [];
+  const linkIds = new Map<string, string[]>();
   for (const { projectId, links, tagIds } of projects) {
+    const ids: string[] = [];
+    linkIds.set(projectId, ids);
     for (const [position, { urlKey, ...link }] of links.entries()) {
       const key = `${projectId} ${urlKey}`;
       const old = storedLinks.get(key);
       storedLinks.delete(key);
       const row = { ...link, url_key: urlKey, project_id: projectId, position };
-      if (!old) linkInserts.push({ ...row, id: newId({ urlKey, ...link }) });
+      const id = old ? old.id : newId({ urlKey, ...link });
+      ids.push(id);
+      if (!old) linkInserts.push({ ...row, id });
       else if (
         old.url !== link.url ||
         old.type !== link.type ||
@@ -89,5 +96,5 @@ export function diffLinksAndTags(
   // What is left of the stored rows was not submitted again.
   const linkDeletes = [...storedLinks.values()].map((l) => l.id);
   const tagDeletes = [...storedTags.values()];
-  return { linkInserts, linkUpdates, linkDeletes, tagInserts, tagUpdates, tagDeletes };
+  return { linkInserts, linkUpdates, linkDeletes, tagInserts, tagUpdates, tagDeletes, linkIds };
 }

@@ -75,8 +75,28 @@ export async function findProjectDetailsByIds(
   forUpdate = false,
 ): Promise<ProjectDetailRow[]> {
   if (ids.length === 0) return [];
-  const query = projectDetailQuery(db).where('p.id', '=', sql<string>`any(${[...ids]}::text[])`);
-  return (await (forUpdate ? query.forUpdate('p') : query).execute()) as ProjectDetailRow[];
+  const { sql: text, parameters, idsAt } = detailsByIdsStatement(db, forUpdate);
+  const values = [...parameters];
+  values[idsAt] = [...ids];
+  const result = await db.executeQuery<ProjectDetailRow>(CompiledQuery.raw(text, values));
+  return result.rows;
+}
+
+// Compiled once (as the slug's statement is): building it took Kysely longer than PostgreSQL
+// takes to run it. Every database here has the same dialect (PostgresDialect, PGlite too), so
+// one text serves all. The ids are found among the parameters by identity.
+const compiledByIds = new Map<boolean, { sql: string; parameters: readonly unknown[]; idsAt: number }>();
+
+function detailsByIdsStatement(db: Db, forUpdate: boolean) {
+  let compiled = compiledByIds.get(forUpdate);
+  if (!compiled) {
+    const marker: string[] = [];
+    const query = projectDetailQuery(db).where('p.id', '=', sql<string>`any(${marker}::text[])`);
+    const { sql: text, parameters } = (forUpdate ? query.forUpdate('p') : query).compile();
+    compiled = { sql: text, parameters, idsAt: parameters.indexOf(marker) };
+    compiledByIds.set(forUpdate, compiled);
+  }
+  return compiled;
 }
 
 /** Projects with their links and tags in the API's shape; the caller adds the where. */
@@ -117,4 +137,13 @@ function projectDetailQuery(db: Db) {
 export async function findProjectIdBySlug(db: Db, slug: string): Promise<string | undefined> {
   const { rows } = await sql<{ id: string }>`select id from projects where slug = ${slug}`.execute(db);
   return rows[0]?.id;
+}
+
+/** The ids of the projects with these slugs, by slug (a slug no project has is absent). */
+export async function findProjectIdsBySlugs(db: Db, slugs: readonly string[]): Promise<Map<string, string>> {
+  if (slugs.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; slug: string }>`
+    select id, slug from projects where slug = any(${[...slugs]}::text[])
+  `.execute(db);
+  return new Map(rows.map((r) => [r.slug, r.id]));
 }

@@ -100,6 +100,28 @@ export async function readChangesOfTransactions(db: Db, xids: string[]): Promise
   return rows;
 }
 
+/** A project change of the running transaction: the feed's id is a version of the project (see ReadModel). */
+export interface OwnProjectChange extends ProjectChange {
+  id: number;
+}
+
+/**
+ * The id of the transaction running on this connection, if it has written anything, and the
+ * project changes it wrote to the feed so far (one index range of changes_xid_id_idx): what the
+ * process's read model applies once the transaction commits, without reading the feed for it.
+ */
+export async function currentTransactionWrites(
+  db: Db,
+): Promise<{ xid: string | null; changes: OwnProjectChange[] }> {
+  const { rows } = await sql<{ xid: string | null; changes: OwnProjectChange[] | null }>`
+    select x.xid::text as xid,
+      (select json_agg(json_build_object('id', c.id, 'projectId', c.project_id, 'intoProjectId', c.into_project_id))
+        from changes c where c.xid = x.xid and c.project_id is not null) as changes
+    from (select pg_current_xact_id_if_assigned() as xid) x
+  `.execute(db);
+  return { xid: rows[0]?.xid ?? null, changes: rows[0]?.changes ?? [] };
+}
+
 /** The id of the transaction running on this connection, if it has written anything. */
 export async function currentTransactionId(db: Db): Promise<string | null> {
   const { rows } = await sql<{ xid: string | null }>`

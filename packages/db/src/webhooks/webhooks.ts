@@ -32,3 +32,24 @@ export async function deleteWebhookById(db: Db, id: string): Promise<boolean> {
   `.execute(db);
   return (rows[0]?.deleted ?? 0) > 0;
 }
+
+/**
+ * Enables or disables a webhook. Enabling starts a new run (no failures); deliveries queued
+ * while it was disabled are sent from then on. Undefined when there is no such webhook.
+ */
+export async function setWebhookEnabled(
+  db: Db,
+  id: string,
+  enabled: boolean,
+): Promise<WebhookRow | undefined> {
+  return db
+    .updateTable('webhooks')
+    .set(
+      enabled
+        ? { enabled: true, consecutive_failures: 0, disabled_at: null }
+        : { enabled: false, disabled_at: sql`coalesce(disabled_at, now())` as unknown as Date },
+    )
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -1,6 +1,8 @@
+import { curationEn } from './curation.en.ts';
 import { formatDuration } from './format-duration.ts';
 
 export const en = {
+  ...curationEn,
   appName: 'Project Directory',
   skipToContent: 'Skip to content',
   nav: 'Main',
@@ -233,3 +235,6 @@ export const en = {
   synonymsSave: 'Save synonyms',
   synonymsSaved: 'Saved: searches use them now.',
 };
+
+/** One catalog per language (en.ts, zh.ts), keyed the same: the Chinese one is typed by the English one. */
+export type Messages = typeof en;

@@ -1,4 +1,4 @@
-import type { Lang } from './i18n.tsx';
+import type { Lang } from './lang.ts';
 
 /** A number of seconds in the largest whole unit: `3 min`, `3 分钟`. */
 export function formatDuration(seconds: number, lang: Lang): string {

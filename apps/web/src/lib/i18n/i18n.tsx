@@ -1,12 +1,11 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { en } from './en.ts';
+import { en, type Messages } from './en.ts';
+import type { Lang } from './lang.ts';
 import { zh } from './zh.ts';
 
-export type Lang = 'zh' | 'en';
-const STORAGE = 'directory.lang';
+export type { Lang, Messages };
 
-/** One catalog per language (en.ts, zh.ts), keyed the same: the Chinese one is typed by the English one. */
-export type Messages = typeof en;
+const STORAGE = 'directory.lang';
 
 const MESSAGES: Record<Lang, Messages> = { en, zh };
 

@@ -1,7 +1,9 @@
+import { curationZh } from './curation.zh.ts';
+import type { Messages } from './en.ts';
 import { formatDuration } from './format-duration.ts';
-import type { Messages } from './i18n.tsx';
 
 export const zh: Messages = {
+  ...curationZh,
   appName: '项目目录',
   skipToContent: '跳到正文',
   nav: '主导航',

@@ -11,5 +11,8 @@ export const listDeleted = (cursor: string | null, signal?: AbortSignal) =>
     signal,
   });
 
-export const restoreProject = (id: string) =>
-  request((client) => client.projects.restore({ id }), { key: true });
+export const restoreProject = (id: string, links: 'fail' | 'skip' = 'fail') =>
+  request((client) => client.projects.restore({ id, links }), { key: true });
+
+export const mergeProject = (from: string, into: string) =>
+  request((client) => client.projects.merge({ slug: from, into }), { key: true });

@@ -2,11 +2,13 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
+import { LinkConflict } from '../../../components/link-conflict.tsx';
 import { Time } from '../../../components/time.tsx';
 import { projectHref } from '../../../config/paths.ts';
+import { hasTakenLinks } from '../../../lib/api-details.ts';
 import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { Link } from '../../../lib/router.tsx';
-import { type DeletedProject, listDeleted, restoreProject } from '../api/deleted.ts';
+import { type DeletedProject, listDeleted, mergeProject, restoreProject } from '../api/deleted.ts';
 
 export default function DeletedPage() {
   return (
@@ -68,7 +70,12 @@ function Item({ project, onRestored }: { project: DeletedProject; onRestored: (s
   const client = useQueryClient();
   const [asking, setAsking] = useState(false);
   const restore = useMutation({
-    mutationFn: () => restoreProject(project.id),
+    // "merge <owner> here": restored without the owner's links, then the owner merged into it
+    mutationFn: async (how: { links?: 'skip'; mergeOwner?: string } = {}) => {
+      const reply = await restoreProject(project.id, how.mergeOwner ? 'skip' : how.links);
+      if (how.mergeOwner) await mergeProject(how.mergeOwner, reply.data.slug);
+      return reply;
+    },
     onSuccess: (reply) => {
       setAsking(false);
       onRestored(reply.data.slug);
@@ -88,7 +95,12 @@ function Item({ project, onRestored }: { project: DeletedProject; onRestored: (s
         <Time iso={project.deletedAt} />
         {project.actor && <> · {project.actor}</>}
       </p>
-      {!asking ? (
+      {project.mergedInto ? (
+        <p>
+          {t.mergedAway(project.mergedInto.slug)}{' '}
+          <Link href={projectHref(project.mergedInto.slug)}>{project.mergedInto.slug}</Link>
+        </p>
+      ) : !asking ? (
         <button type="button" onClick={() => setAsking(true)}>
           {t.restore(project.slug)}
         </button>
@@ -99,7 +111,7 @@ function Item({ project, onRestored }: { project: DeletedProject; onRestored: (s
             type="button"
             className="danger"
             disabled={restore.isPending}
-            onClick={() => restore.mutate()}
+            onClick={() => restore.mutate({})}
           >
             {t.restoreYes}
           </button>{' '}
@@ -108,7 +120,15 @@ function Item({ project, onRestored }: { project: DeletedProject; onRestored: (s
           </button>
         </div>
       )}
-      {restore.isError && <ErrorNote error={restore.error} />}
+      {restore.isError && (
+        <LinkConflict
+          error={restore.error}
+          busy={restore.isPending}
+          onSkip={() => restore.mutate({ links: 'skip' })}
+          onMergeOwner={(owner) => restore.mutate({ mergeOwner: owner })}
+        />
+      )}
+      {restore.isError && !hasTakenLinks(restore.error) && <ErrorNote error={restore.error} />}
     </article>
   );
 }

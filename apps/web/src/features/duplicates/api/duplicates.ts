@@ -1,9 +1,11 @@
 import type { RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md E: duplicates and merges.
+// EXTENSIONS.md E and H: duplicates, merges and dismissals.
 
-export type DuplicateGroup = RouterOutputs['projects']['duplicates']['groups'][number];
+type Duplicates = RouterOutputs['projects']['duplicates'];
+export type DuplicateGroup = Duplicates['groups'][number];
+export type Dismissal = NonNullable<Duplicates['dismissals']>[number];
 
 export const listDuplicates = (cursor: string | null, signal?: AbortSignal) =>
   request((client) => client.projects.duplicates({ limit: 20, ...(cursor && { cursor }) }), {
@@ -11,5 +13,15 @@ export const listDuplicates = (cursor: string | null, signal?: AbortSignal) =>
     signal,
   });
 
+export const listDismissals = (signal?: AbortSignal) =>
+  request((client) => client.projects.duplicates({ limit: 50, dismissed: true }), { key: true, signal });
+
 export const mergeProject = (slug: string, into: string) =>
   request((client) => client.projects.merge({ slug, into }), { key: true });
+
+/** "Not duplicates": every pair of these projects is distinct. */
+export const dismiss = (slugs: string[]) =>
+  request((client) => client.projects.dismissDuplicates({ slugs }), { key: true });
+
+export const undismiss = (slugs: string[]) =>
+  request((client) => client.projects.undismissDuplicates({ slugs }), { key: true });

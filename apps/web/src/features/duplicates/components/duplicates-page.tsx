@@ -1,11 +1,10 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
-import { projectHref } from '../../../config/paths.ts';
-import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
-import { Link } from '../../../lib/router.tsx';
-import { type DuplicateGroup, listDuplicates, mergeProject } from '../api/duplicates.ts';
+import { useI18n } from '../../../lib/i18n/i18n.tsx';
+import { listDismissals, listDuplicates, undismiss } from '../api/duplicates.ts';
+import { Group } from './group.tsx';
 
 export default function DuplicatesPage() {
   return (
@@ -43,7 +42,7 @@ function Duplicates() {
         <ol className="dup-groups">
           {groups.map((group) => (
             <li key={`${group.reason} ${group.key}`}>
-              <Group group={group} onMerged={setDone} />
+              <Group group={group} onDone={setDone} />
             </li>
           ))}
         </ol>
@@ -53,76 +52,49 @@ function Duplicates() {
           {t.loadMore}
         </button>
       )}
+      <Dismissed />
     </section>
   );
 }
 
-/** One group, its projects side by side: pick the one to keep, then merge another into it. */
-function Group({ group, onMerged }: { group: DuplicateGroup; onMerged: (note: string) => void }) {
+/** The pairs marked as distinct, newest first, each with an undo. */
+function Dismissed() {
   const { t, lang } = useI18n();
-  const client = useQueryClient();
   const id = useId();
-  // The oldest is kept unless the operator picks another.
-  const [keep, setKeep] = useState(group.projects[0]!.slug);
-  const [asking, setAsking] = useState<string | null>(null);
-  const merge = useMutation({
-    mutationFn: (from: string) => mergeProject(from, keep),
-    onSuccess: (reply) => {
-      setAsking(null);
-      onMerged(t.mergedNote(reply.data.merged.slug, reply.data.project.slug));
-      void client.invalidateQueries({ queryKey: ['duplicates'] });
-      void client.invalidateQueries({ queryKey: ['project'] });
-    },
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: ['duplicates', 'dismissed'],
+    queryFn: ({ signal }) => listDismissals(signal),
   });
+  const undo = useMutation({
+    mutationFn: (slugs: string[]) => undismiss(slugs),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['duplicates'] }),
+  });
+  const dismissals = query.data?.dismissals ?? [];
   return (
-    <article className="card dup-group" aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`}>
-        <span className="badge">{t[`reason_${group.reason}`]}</span> <code>{group.key}</code>
-      </h2>
-      <fieldset className="dup-projects">
-        <legend className="visually-hidden">{t.keep}</legend>
-        {group.projects.map((p) => {
-          const [name, other] = localName(lang, p.name, p.nameEn);
-          const kept = p.slug === keep;
+    <section className="dismissed" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t.showDismissed}</h2>
+      {query.isError && <ErrorNote error={query.error} />}
+      {dismissals.length === 0 && !query.isPending && <p className="muted">{t.noDismissed}</p>}
+      <ul>
+        {dismissals.map((d) => {
+          const slugs = d.projects.map((p) => p.slug);
           return (
-            <div key={p.id} className={`dup-project${kept ? ' kept' : ''}`}>
-              <h3>
-                <Link href={projectHref(p.slug)}>{name}</Link>
-                {other && <span className="other-name">{other}</span>}
-              </h3>
-              <p className="muted">
-                <code>{p.slug}</code>
-              </p>
-              <label>
-                <input type="radio" name={`${id}-keep`} checked={kept} onChange={() => setKeep(p.slug)} />{' '}
-                {kept ? t.kept : t.keep}
-              </label>
-              {!kept && asking !== p.slug && (
-                <button type="button" onClick={() => setAsking(p.slug)}>
-                  {t.mergeInto(p.slug, keep)}
-                </button>
-              )}
-              {!kept && asking === p.slug && (
-                <div className="confirm" role="alertdialog" aria-labelledby={`${id}-${p.id}-q`}>
-                  <p id={`${id}-${p.id}-q`}>{t.mergeConfirm(p.slug, keep)}</p>
-                  <button
-                    type="button"
-                    className="danger"
-                    disabled={merge.isPending}
-                    onClick={() => merge.mutate(p.slug)}
-                  >
-                    {t.mergeYes}
-                  </button>{' '}
-                  <button type="button" className="ghost" onClick={() => setAsking(null)}>
-                    {t.cancel}
-                  </button>
-                </div>
-              )}
-            </div>
+            <li key={slugs.join(' ')}>
+              {d.projects.map((p) => (lang === 'en' ? (p.nameEn ?? p.name) : p.name)).join(' ≠ ')}{' '}
+              <button
+                type="button"
+                className="ghost"
+                disabled={undo.isPending}
+                onClick={() => undo.mutate(slugs)}
+              >
+                {t.undismiss} ({slugs.join(', ')})
+              </button>
+            </li>
           );
         })}
-      </fieldset>
-      {merge.isError && <ErrorNote error={merge.error} />}
-    </article>
+      </ul>
+      {undo.isError && <ErrorNote error={undo.error} />}
+    </section>
   );
 }

@@ -12,5 +12,9 @@ export const listRevisions = (slug: string, cursor: string | null, signal?: Abor
 export const getRevision = (slug: string, revision: number, signal?: AbortSignal) =>
   request((client) => client.projects.revision({ slug, revision }), { signal });
 
-export const revertProject = (slug: string, revision: number) =>
-  request((client) => client.projects.revert({ slug, revision }), { key: true });
+export const revertProject = (slug: string, revision: number, links: 'fail' | 'skip' = 'fail') =>
+  request((client) => client.projects.revert({ slug, revision, links }), { key: true });
+
+/** Merges `from` into `into` (a revert's "merge <owner> here"). */
+export const mergeProject = (from: string, into: string) =>
+  request((client) => client.projects.merge({ slug: from, into }), { key: true });

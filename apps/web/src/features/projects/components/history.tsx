@@ -2,9 +2,11 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
+import { LinkConflict } from '../../../components/link-conflict.tsx';
 import { Time } from '../../../components/time.tsx';
+import { hasTakenLinks } from '../../../lib/api-details.ts';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
-import { listRevisions, type RevisionSummary, revertProject } from '../api/revisions.ts';
+import { listRevisions, mergeProject, type RevisionSummary, revertProject } from '../api/revisions.ts';
 import { Compare } from './compare-revisions.tsx';
 
 /**
@@ -48,8 +50,8 @@ export function History({ slug }: { slug: string }) {
             to={to}
             latest={latest}
             onPick={(side, n) => setPicked((p) => ({ ...p, from: from, to: to, [side]: n }))}
-            onReverted={(n, made) => {
-              setNote(t.revertedNote(n, made));
+            onReverted={(n, made, skipped) => {
+              setNote(`${t.revertedNote(n, made)}${skipped > 0 ? ` ${t.skippedNote(skipped)}` : ''}`);
               setPicked({});
             }}
           />
@@ -72,17 +74,21 @@ function Timeline(props: {
   to: number | undefined;
   latest: number | undefined;
   onPick(side: 'from' | 'to', n: number): void;
-  onReverted(n: number, made: number | null): void;
+  onReverted(n: number, made: number | null, skipped: number): void;
 }) {
   const { t } = useI18n();
   const id = useId();
   const client = useQueryClient();
   const [asking, setAsking] = useState<number | null>(null);
   const revert = useMutation({
-    mutationFn: (n: number) => revertProject(props.slug, n),
-    onSuccess: (reply, n) => {
+    // "merge <owner> here" merges the owner of the links first, then reverts
+    mutationFn: async (how: { n: number; links?: 'skip'; mergeFirst?: string }) => {
+      if (how.mergeFirst) await mergeProject(how.mergeFirst, props.slug);
+      return revertProject(props.slug, how.n, how.links);
+    },
+    onSuccess: (reply, { n }) => {
       setAsking(null);
-      props.onReverted(n, reply.revision);
+      props.onReverted(n, reply.revision, reply.skipped.length);
       void client.invalidateQueries({ queryKey: ['revisions', props.slug] });
       void client.invalidateQueries({ queryKey: ['project', props.slug] });
     },
@@ -149,14 +155,22 @@ function Timeline(props: {
                         type="button"
                         className="danger"
                         disabled={revert.isPending}
-                        onClick={() => revert.mutate(r.revision)}
+                        onClick={() => revert.mutate({ n: r.revision })}
                       >
                         {t.revertYes}
                       </button>{' '}
                       <button type="button" className="ghost" onClick={() => setAsking(null)}>
                         {t.cancel}
                       </button>
-                      {revert.isError && <ErrorNote error={revert.error} />}
+                      {revert.isError && (
+                        <LinkConflict
+                          error={revert.error}
+                          busy={revert.isPending}
+                          onSkip={() => revert.mutate({ n: r.revision, links: 'skip' })}
+                          onMergeOwner={(owner) => revert.mutate({ n: r.revision, mergeFirst: owner })}
+                        />
+                      )}
+                      {revert.isError && !hasTakenLinks(revert.error) && <ErrorNote error={revert.error} />}
                     </div>
                   </KeyGate>
                 )}

@@ -3,7 +3,7 @@ import { useEffect, useId } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { TagChips } from '../../../components/tag-chips.tsx';
 import { Time } from '../../../components/time.tsx';
-import { paths, projectHref } from '../../../config/paths.ts';
+import { editHref, paths, projectHref } from '../../../config/paths.ts';
 import { ApiError, LINK_TYPES } from '../../../lib/api-client.ts';
 import { type Lang, localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { renderMarkdown } from '../../../lib/markdown.ts';
@@ -61,6 +61,11 @@ export default function ProjectPage({ slug }: { slug: string }) {
           {name}
           {other && <span className="other-name">{other}</span>}
         </h1>
+        <p>
+          <Link className="button-link" href={editHref(project.slug)}>
+            {t.edit}
+          </Link>
+        </p>
         <dl className="facts">
           <div>
             <dt>{t.status}</dt>

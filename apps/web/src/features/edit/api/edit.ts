@@ -1,0 +1,25 @@
+import type { RouterInputs, RouterOutputs } from '@directory/core';
+import { request } from '../../../lib/api-client.ts';
+
+// EXTENSIONS.md H: editing a project, with If-Match.
+
+export type Project = RouterOutputs['projects']['get']['data'];
+export type EditInput = Omit<RouterInputs['projects']['edit'], 'slug'>;
+
+/** The project with the ETag its edit sends back as If-Match. */
+export const getForEdit = async (slug: string, signal?: AbortSignal) => {
+  const reply = await request((client) => client.projects.get({ slug }), { signal });
+  return { project: reply.data, etag: reply.etag };
+};
+
+export const saveEdit = (slug: string, input: EditInput, ifMatch: string) =>
+  request((client) => client.projects.edit({ slug, ...input, ifMatch }), { key: true });
+
+/** Who made the project's latest revision, and when (a conflict names them). */
+export const latestRevision = async (slug: string) => {
+  const reply = await request((client) => client.projects.revisions({ slug, limit: 1 }));
+  return reply.revisions[0];
+};
+
+export const deleteProject = (slug: string) =>
+  request((client) => client.projects.delete({ slug }), { key: true });

@@ -1,0 +1,150 @@
+import { useId } from 'react';
+import { LINK_TYPES } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../lib/i18n/i18n.tsx';
+import { type Draft, TEXT_FIELDS, type TextField } from '../api/draft.ts';
+import { ListEditor, LockBadge } from './list-editor.tsx';
+
+const LABEL = {
+  name: 'fieldName',
+  nameEn: 'fieldNameEn',
+  description: 'fieldDescription',
+  descriptionEn: 'fieldDescriptionEn',
+  content: 'fieldContent',
+  contentEn: 'fieldContentEn',
+} as const satisfies Record<TextField, string>;
+
+const LIMIT: Record<TextField, number> = {
+  name: 200,
+  nameEn: 200,
+  description: 500,
+  descriptionEn: 500,
+  content: 10000,
+  contentEn: 10000,
+};
+
+/** Every field of a project in both languages, its status, tags and links; locked ones badged. */
+export function EditForm({
+  draft,
+  onChange,
+  locked,
+}: {
+  draft: Draft;
+  onChange(next: Draft): void;
+  locked: readonly string[];
+}) {
+  const { t } = useI18n();
+  const id = useId();
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => onChange({ ...draft, [key]: value });
+  return (
+    <div className="edit-form">
+      <div className="edit-columns">
+        {(['zh', 'en'] as const).map((lang) => (
+          <div key={lang} className="edit-column" lang={lang === 'zh' ? 'zh-CN' : 'en'}>
+            {TEXT_FIELDS.filter((f) => f.endsWith('En') === (lang === 'en')).map((f) => {
+              const long = f.startsWith('content');
+              const props = {
+                id: `${id}-${f}`,
+                value: draft[f],
+                maxLength: LIMIT[f],
+                required: f === 'name' || f === 'description',
+                onChange: (e: { target: { value: string } }) => set(f, e.target.value),
+              };
+              return (
+                <div key={f} className="field">
+                  <label htmlFor={`${id}-${f}`}>
+                    {t[LABEL[f]]} {locked.includes(f) && <LockBadge />}
+                  </label>
+                  {long || f.startsWith('description') ? (
+                    <textarea {...props} rows={long ? 8 : 3} />
+                  ) : (
+                    <input type="text" {...props} />
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-status`}>
+          {t.status} {locked.includes('status') && <LockBadge />}
+        </label>
+        <select
+          id={`${id}-status`}
+          value={draft.status}
+          onChange={(e) => set('status', e.target.value as Draft['status'])}
+        >
+          <option value="ACTIVE">{t.ACTIVE}</option>
+          <option value="ARCHIVED">{t.ARCHIVED}</option>
+        </select>
+      </div>
+      <ListEditor
+        legend={t.tags}
+        locked={locked.includes('tags')}
+        items={draft.tags}
+        onChange={(tags) => set('tags', tags)}
+        blank={() => ({ name: '', nameEn: '' })}
+        addLabel={t.addTag}
+        max={10}
+        label={(tag, i) => tag.name || `${t.tagName} ${i + 1}`}
+        render={(tag, setTag, i) => (
+          <>
+            <input
+              type="text"
+              aria-label={`${t.tagName} ${i + 1}`}
+              value={tag.name}
+              required
+              maxLength={200}
+              onChange={(e) => setTag({ ...tag, name: e.target.value })}
+            />
+            <input
+              type="text"
+              aria-label={`${t.tagNameEn} ${i + 1}`}
+              value={tag.nameEn}
+              maxLength={200}
+              onChange={(e) => setTag({ ...tag, nameEn: e.target.value })}
+            />
+          </>
+        )}
+      />
+      <ListEditor
+        legend={t.links}
+        locked={locked.includes('links')}
+        items={draft.links}
+        onChange={(links) => set('links', links)}
+        blank={(): Draft['links'][number] => ({ type: 'WEBSITE', url: '', title: '' })}
+        addLabel={t.addLink}
+        max={10}
+        label={(link, i) => link.url || `${t.linkUrl} ${i + 1}`}
+        render={(link, setLink, i) => (
+          <>
+            <select
+              aria-label={`${t.linkType} ${i + 1}`}
+              value={link.type}
+              onChange={(e) => setLink({ ...link, type: e.target.value as typeof link.type })}
+            >
+              {LINK_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t[type]}
+                </option>
+              ))}
+            </select>
+            <input
+              type="url"
+              aria-label={`${t.linkUrl} ${i + 1}`}
+              value={link.url}
+              required
+              onChange={(e) => setLink({ ...link, url: e.target.value })}
+            />
+            <input
+              type="text"
+              aria-label={`${t.linkTitle} ${i + 1}`}
+              value={link.title}
+              onChange={(e) => setLink({ ...link, title: e.target.value })}
+            />
+          </>
+        )}
+      />
+    </div>
+  );
+}

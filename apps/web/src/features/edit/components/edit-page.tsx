@@ -1,0 +1,149 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { ErrorNote } from '../../../components/error-note.tsx';
+import { KeyGate } from '../../../components/key-gate.tsx';
+import { paths, projectHref } from '../../../config/paths.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
+import { Link, navigate } from '../../../lib/router.tsx';
+import { type Draft, draftOf, patchOf } from '../api/draft.ts';
+import { deleteProject, getForEdit, latestRevision, type Project, saveEdit } from '../api/edit.ts';
+import { Conflict } from './conflict.tsx';
+import { EditForm } from './edit-form.tsx';
+
+export default function EditPage({ slug }: { slug: string }) {
+  const { t } = useI18n();
+  const query = useQuery({
+    queryKey: ['edit', slug],
+    queryFn: ({ signal }) => getForEdit(slug, signal),
+    // the form keeps what was typed: never refreshed under it
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+  if (query.isPending) return <p className="muted">{t.loading}</p>;
+  if (query.isError) return <ErrorNote error={query.error} onRetry={() => query.refetch()} />;
+  return (
+    <KeyGate>
+      <Editor key={query.data.etag} project={query.data.project} etag={query.data.etag} />
+    </KeyGate>
+  );
+}
+
+interface Stale {
+  theirs: Project;
+  etag: string;
+  actor: string | null;
+  at: string | null;
+}
+
+function Editor(props: { project: Project; etag: string }) {
+  const { t, lang } = useI18n();
+  const id = useId();
+  const client = useQueryClient();
+  const [base, setBase] = useState(() => draftOf(props.project));
+  const [etag, setEtag] = useState(props.etag);
+  const [draft, setDraft] = useState<Draft>(base);
+  const [note, setNote] = useState<string | null>(null);
+  const [stale, setStale] = useState<Stale | null>(null);
+  const [asking, setAsking] = useState(false);
+  const slug = props.project.slug;
+  const refreshed = () => {
+    void client.invalidateQueries({ queryKey: ['project', slug] });
+    void client.invalidateQueries({ queryKey: ['revisions', slug] });
+  };
+  const save = useMutation({
+    // a reapply sends the same changes again, with the ETag of the version saved since
+    mutationFn: (over?: Stale) => saveEdit(slug, patchOf(base, draft), over?.etag ?? etag),
+    onSuccess: (reply) => {
+      const saved = draftOf(reply.data);
+      setBase(saved);
+      setDraft(saved);
+      setEtag(reply.etag);
+      setStale(null);
+      setNote(t.savedNote(reply.revision));
+      refreshed();
+    },
+    onError: async (error) => {
+      if (!(error instanceof ApiError) || error.status !== 412) return;
+      const [now, latest] = await Promise.all([getForEdit(slug), latestRevision(slug)]);
+      setStale({ theirs: now.project, etag: now.etag, actor: latest?.actor ?? null, at: latest?.at ?? null });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteProject(slug),
+    onSuccess: () => {
+      refreshed();
+      navigate(paths.search);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setNote(null);
+    save.mutate(undefined);
+  };
+  const [name] = localName(lang, props.project.name, props.project.nameEn);
+  return (
+    <article className="edit-page" aria-labelledby={`${id}-h`}>
+      <p>
+        <Link href={projectHref(slug)}>← {name}</Link>
+      </p>
+      <h1 id={`${id}-h`}>{t.editTitle(name)}</h1>
+      <p className="muted">{t.editHelp}</p>
+      <form onSubmit={submit}>
+        <EditForm draft={draft} onChange={setDraft} locked={props.project.lock?.fields ?? []} />
+        <p role="status" className="note">
+          {note && (
+            <>
+              {note} <Link href={projectHref(slug, { tab: 'history' })}>{t.tabHistory}</Link>
+            </>
+          )}
+        </p>
+        {stale ? (
+          <Conflict
+            actor={stale.actor}
+            at={stale.at}
+            theirs={draftOf(stale.theirs)}
+            yours={draft}
+            busy={save.isPending}
+            onReapply={() => save.mutate(stale)}
+            onKeepTheirs={() => {
+              const theirs = draftOf(stale.theirs);
+              setBase(theirs);
+              setDraft(theirs);
+              setEtag(stale.etag);
+              setStale(null);
+            }}
+          />
+        ) : (
+          save.isError && <ErrorNote error={save.error} />
+        )}
+        <div className="form-actions">
+          <button type="submit" disabled={save.isPending}>
+            {save.isPending ? t.saving : t.save}
+          </button>
+          {!asking ? (
+            <button type="button" className="danger ghost" onClick={() => setAsking(true)}>
+              {t.deleteProject}
+            </button>
+          ) : (
+            <div className="confirm" role="alertdialog" aria-labelledby={`${id}-q`}>
+              <p id={`${id}-q`}>{t.deleteConfirm(slug)}</p>
+              <button
+                type="button"
+                className="danger"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate()}
+              >
+                {t.deleteYes}
+              </button>{' '}
+              <button type="button" className="ghost" onClick={() => setAsking(false)}>
+                {t.cancel}
+              </button>
+              {remove.isError && <ErrorNote error={remove.error} />}
+            </div>
+          )}
+        </div>
+      </form>
+    </article>
+  );
+}

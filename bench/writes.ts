@@ -1,0 +1,323 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '../packages/db/src/index.ts';
+import { newProject, seededProject } from './data.ts';
+import { ensureCheckout, type Freshness, measureFreshness } from './model.ts';
+import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
+import { seedProjects } from './seed.ts';
+
+// `pnpm bench --scenarios writes` (issue 27): endpoint 1 at 100,000 projects, 4 clients each
+// sending batches of 100 one after the other, on PostgreSQL and on PGlite: new projects,
+// updates (every project changed), updates that change nothing, and the first two again with a
+// webhook subscribed (delivered by the server's dispatcher to a receiver in this process). The
+// server of `before` (the commit before the issue's work) and this checkout's run the same
+// phases side by side, each phase on one then the other, so that other work on the machine
+// weighs on both alike; ratios are after ÷ before. On PostgreSQL, a second server process
+// takes single writes and this one is polled until its search finds them (freshness).
+
+export const WRITES_START = '<!-- writes bench: start -->';
+export const WRITES_END = '<!-- writes bench: end -->';
+
+export interface PhaseFigures {
+  phase: string;
+  /** Projects written per second, by side. */
+  before: number;
+  after: number;
+}
+
+export interface BackendResult {
+  backend: 'PostgreSQL' | 'PGlite';
+  projects: number;
+  phases: PhaseFigures[];
+  freshness?: { before: Freshness; after: Freshness } | undefined;
+}
+
+export interface WritesResult {
+  commit: string;
+  batches: number;
+  clients: number;
+  backends: BackendResult[];
+}
+
+const PHASES = [
+  'new',
+  'updates',
+  'unchanged',
+  'new, webhook subscribed',
+  'updates, webhook subscribed',
+] as const;
+type Phase = (typeof PHASES)[number];
+
+interface Side {
+  label: 'before' | 'after';
+  root: string;
+  server: Child;
+  env: Record<string, string>;
+  fresh: number;
+}
+
+/** `batches` batches of 100 projects from `make(batch)`, on `clients` connections; projects/s. */
+async function send(
+  url: string,
+  apiKey: string,
+  batches: number,
+  clients: number,
+  make: (batch: number) => unknown[],
+): Promise<number> {
+  let next = 0;
+  let items = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < batches) {
+      const b = next++;
+      const projects = make(b);
+      const res = await fetch(`${url}/api/webhook/projects`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ projects }),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`batch ${b}: ${res.status} ${text.slice(0, 300)}`);
+      const reply = JSON.parse(text) as { created: number; updated: number; failed: number };
+      if (reply.failed > 0) throw new Error(`batch ${b}: ${text.slice(0, 300)}`);
+      items += reply.created + reply.updated;
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, worker));
+  return items / ((performance.now() - started) / 1000);
+}
+
+/** A webhook receiver in this process (answers 200 to every POST). */
+async function receiver(): Promise<{ url: string; server: Server; received: () => number }> {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, server, received: () => received };
+}
+
+export async function runWritesBench(options: {
+  adminUrl: string;
+  apiKey: string;
+  commit: string;
+  beforeRoot: string;
+  projects: number;
+  batches: number;
+  clients: number;
+  dbPoolSize: number;
+  freshnessSamples: number;
+  backends: ('PostgreSQL' | 'PGlite')[];
+  track(x: Child | Database): void;
+  untrack(x: Child | Database): void;
+}): Promise<WritesResult> {
+  ensureCheckout(options.commit, options.beforeRoot);
+  const hook = await receiver();
+  const result: WritesResult = {
+    commit: options.commit,
+    batches: options.batches,
+    clients: options.clients,
+    backends: [],
+  };
+  try {
+    for (const backend of options.backends) {
+      console.log(
+        `\n== writes through endpoint 1 on ${backend}, ${options.projects.toLocaleString('en-US')} projects`,
+      );
+      result.backends.push(await runBackend(backend, options, hook.url));
+    }
+  } finally {
+    hook.server.close();
+  }
+  return result;
+}
+
+async function runBackend(
+  backend: 'PostgreSQL' | 'PGlite',
+  options: Parameters<typeof runWritesBench>[0],
+  hookUrl: string,
+): Promise<BackendResult> {
+  const sides: Side[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    for (const [label, root] of [
+      ['before', options.beforeRoot],
+      ['after', ROOT],
+    ] as const) {
+      let databaseUrl: string;
+      if (backend === 'PostgreSQL') {
+        const database = await createDatabase(options.adminUrl, `writes_${label}`);
+        options.track(database);
+        cleanups.push(async () => {
+          await database.drop();
+          options.untrack(database);
+        });
+        databaseUrl = database.url;
+      } else {
+        const dir = mkdtempSync(join(tmpdir(), `bench-writes-${label}-`));
+        cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+        databaseUrl = `pglite:${dir}`;
+      }
+      const env = {
+        DATABASE_URL: databaseUrl,
+        WEBHOOK_API_KEY: options.apiKey,
+        LOG_LEVEL: 'warn',
+        DB_POOL_SIZE: String(options.dbPoolSize),
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      };
+      const script = join(root, 'apps/server/src/main.ts');
+      // The side's own migrations make the schema; the projects go straight into the tables.
+      const migrator = await startChild(`migrate-${label}`, script, env, { root });
+      await migrator.stop();
+      const started = performance.now();
+      const handle = await connect(databaseUrl, { poolSize: 3 });
+      try {
+        await seedProjects(handle.pool, options.projects);
+        await handle.pool.query(backend === 'PostgreSQL' ? 'vacuum analyze' : 'analyze');
+      } finally {
+        await handle.close();
+      }
+      console.log(`  ${label}: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const server = await startChild(`server-${label}`, script, env, { root, readyTimeoutSeconds: 600 });
+      options.track(server);
+      cleanups.push(async () => {
+        await server.stop();
+        options.untrack(server);
+      });
+      sides.push({ label, root, server, env, fresh: 0 });
+    }
+
+    const { batches, clients, apiKey } = options;
+    const tag = randomBytes(3).toString('hex');
+    const batchesOf = (phase: Phase, side: Side): ((b: number) => unknown[]) => {
+      switch (phase) {
+        case 'new':
+        case 'new, webhook subscribed':
+          return () => Array.from({ length: 100 }, () => newProject(`${tag}${side.label}`, side.fresh++));
+        case 'updates':
+        case 'unchanged':
+          // the same revision of the same projects twice: the second pass changes nothing
+          return (b) => Array.from({ length: 100 }, (_, k) => seededProject(b * 100 + k, 1));
+        case 'updates, webhook subscribed':
+          return (b) => Array.from({ length: 100 }, (_, k) => seededProject(b * 100 + k, 2));
+      }
+    };
+    const phases: PhaseFigures[] = [];
+    for (const phase of PHASES) {
+      if (phase === 'new, webhook subscribed')
+        for (const side of sides) {
+          const res = await fetch(`${side.server.url}/api/webhooks`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+            body: JSON.stringify({ url: hookUrl, events: ['*'] }),
+          });
+          if (!res.ok) throw new Error(`webhook: ${res.status} ${await res.text()}`);
+        }
+      const figures: Record<string, number> = {};
+      for (const side of sides) {
+        figures[side.label] = await send(side.server.url, apiKey, batches, clients, batchesOf(phase, side));
+        // the dispatcher's backlog is part of what the webhook costs: let it drain before the next
+        await new Promise((r) => setTimeout(r, phase.includes('webhook') ? 2000 : 300));
+      }
+      const line = { phase, before: figures.before!, after: figures.after! };
+      phases.push(line);
+      console.log(
+        `  ${phase}: before ${Math.round(line.before)}/s, after ${Math.round(line.after)}/s (×${(line.after / line.before).toFixed(2)})`,
+      );
+    }
+
+    let freshness: BackendResult['freshness'];
+    if (backend === 'PostgreSQL') {
+      const measured: Partial<Record<'before' | 'after', Freshness>> = {};
+      for (const side of sides) {
+        const writer = await startChild(
+          `writer-${side.label}`,
+          join(side.root, 'apps/server/src/main.ts'),
+          side.env,
+          { root: side.root, readyTimeoutSeconds: 600 },
+        );
+        try {
+          measured[side.label] = await measureFreshness(
+            writer,
+            side.server,
+            apiKey,
+            options.freshnessSamples,
+          );
+        } finally {
+          await writer.stop();
+        }
+        console.log(
+          `  freshness, ${side.label}: p50 ${measured[side.label]!.p50.toFixed(1)} ms, p99 ${measured[side.label]!.p99.toFixed(1)} ms`,
+        );
+      }
+      freshness = { before: measured.before!, after: measured.after! };
+    }
+    return { backend, projects: options.projects, phases, freshness };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  }
+}
+
+/** The writes section of bench/RESULTS.md. */
+export function renderWritesSection(r: WritesResult, when = new Date()): string {
+  const lines = [
+    WRITES_START,
+    '## Writes through endpoint 1 (bench/writes.ts, issue 27)',
+    '',
+    `Run ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${r.clients} clients, each sending batches of 100 ` +
+      `one after the other, ${r.batches} batches (${(r.batches * 100).toLocaleString('en-US')} projects) per phase; ` +
+      `"before" is the server of ${r.commit} (before issue 27), "after" this checkout's, each phase run on one then ` +
+      'the other; ratio = after ÷ before. Updates change every project (a revision each); "unchanged" sends the ' +
+      'same projects again. The webhook phases deliver every change to a receiver on this machine.',
+    '',
+  ];
+  for (const b of r.backends) {
+    lines.push(
+      `### ${b.backend}, ${b.projects.toLocaleString('en-US')} projects`,
+      '',
+      '| phase | before (projects/s) | after (projects/s) | after ÷ before |',
+      '|---|---:|---:|---:|',
+      ...b.phases.map(
+        (p) =>
+          `| ${p.phase} | ${Math.round(p.before)} | ${Math.round(p.after)} | ${(p.after / p.before).toFixed(2)} |`,
+      ),
+    );
+    const at = (phase: string, side: 'before' | 'after') =>
+      b.phases.find((p) => p.phase === phase)?.[side] ?? 0;
+    const hookShare = (side: 'before' | 'after') =>
+      ((at('new, webhook subscribed', side) + at('updates, webhook subscribed', side)) /
+        (at('new', side) + at('updates', side))) *
+      100;
+    lines.push(
+      `| with a webhook ÷ without (new + updates) | ${hookShare('before').toFixed(0)}% | ${hookShare('after').toFixed(0)}% | |`,
+    );
+    if (b.freshness)
+      lines.push(
+        '',
+        `A write through another server process, found by this one's search: before p50 ${b.freshness.before.p50.toFixed(1)} ms, ` +
+          `p99 ${b.freshness.before.p99.toFixed(1)} ms; after p50 ${b.freshness.after.p50.toFixed(1)} ms, ` +
+          `p99 ${b.freshness.after.p99.toFixed(1)} ms (${b.freshness.after.samples} writes each).`,
+      );
+    lines.push('');
+  }
+  lines.push(WRITES_END);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `markdown` with its writes section replaced by (or, when it has none, followed by) `section`. */
+export function withWritesSection(markdown: string, section: string): string {
+  const start = markdown.indexOf(WRITES_START);
+  const end = markdown.indexOf(WRITES_END);
+  if (start >= 0 && end > start)
+    return markdown.slice(0, start) + section.trimEnd() + markdown.slice(end + WRITES_END.length);
+  return `${markdown.trimEnd()}\n\n${section}`;
+}

@@ -1,0 +1,22 @@
+import { deleteDismissals } from '@directory/db';
+import { keyedProcedure } from '../trpc.ts';
+import { projectsOfSlugs } from './dismiss-duplicates.ts';
+import {
+  UndismissDuplicatesInput,
+  UndismissDuplicatesOutput,
+  undismissDuplicatesMeta,
+} from './undismiss-duplicates.types.ts';
+
+/** DELETE /api/projects/duplicates/dismiss (EXTENSIONS H): the same body as the dismissal it undoes. */
+export const undismissDuplicates = keyedProcedure
+  .meta(undismissDuplicatesMeta)
+  .input(UndismissDuplicatesInput)
+  .output(UndismissDuplicatesOutput)
+  .mutation(async ({ ctx, input }) => {
+    const projects = await projectsOfSlugs(ctx.db, input.slugs);
+    const pairs = await deleteDismissals(
+      ctx.db,
+      projects.map((p) => p.id),
+    );
+    return { success: true as const, projects, pairs };
+  });

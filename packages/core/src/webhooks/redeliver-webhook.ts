@@ -1,0 +1,54 @@
+import { findAttemptForRedelivery, findWebhook, recordRedelivery } from '@directory/db';
+import { messageId, signedHeaders, webhookPayload } from '../domain/webhook-delivery.ts';
+import { AppError } from '../errors.ts';
+import { iso } from '../schemas/common.ts';
+import { keyedProcedure } from '../trpc.ts';
+import {
+  RedeliverWebhookInput,
+  RedeliverWebhookOutput,
+  redeliverWebhookMeta,
+} from './redeliver-webhook.types.ts';
+import { sendNow } from './send-now.ts';
+import { webhookNotFound } from './webhook.ts';
+
+/** POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver (EXTENSIONS H). */
+export const redeliverWebhook = keyedProcedure
+  .meta(redeliverWebhookMeta)
+  .input(RedeliverWebhookInput)
+  .output(RedeliverWebhookOutput)
+  .mutation(async ({ ctx, input }) => {
+    const webhook = await findWebhook(ctx.db, input.id);
+    if (!webhook) throw webhookNotFound(input.id);
+    const found = await findAttemptForRedelivery(ctx.db, input.id, input.deliveryId);
+    if (!found)
+      throw new AppError('NOT_FOUND', [`Delivery "${input.deliveryId}" of webhook "${input.id}" not found`]);
+    const change = found.change;
+    if (!change)
+      throw new AppError('GONE', [
+        `deliveryId: The change of delivery "${input.deliveryId}" is no longer kept (CHANGES_RETENTION_DAYS)`,
+      ]);
+    const body = JSON.stringify(webhookPayload(change));
+    const id = messageId(change.id);
+    const sent = await sendNow(ctx, webhook.url, body, signedHeaders(webhook.secret, id, body, new Date()));
+    const attempt = await recordRedelivery(ctx.db, {
+      webhookId: input.id,
+      deliveryId: found.deliveryId,
+      changeId: change.id,
+      event: change.type,
+      ...sent,
+    });
+    return {
+      success: true as const,
+      delivery: {
+        id: attempt.id,
+        webhookId: input.id,
+        messageId: id,
+        event: change.type,
+        statusCode: attempt.statusCode,
+        success: attempt.success,
+        error: attempt.error,
+        durationMs: attempt.durationMs,
+        at: iso(attempt.at),
+      },
+    };
+  });

@@ -1,0 +1,166 @@
+import { type Kysely, sql } from 'kysely';
+import type { NewRevision } from '../history/write.ts';
+import type { Database } from '../tables.ts';
+import type { LinksAndTagsDiff } from './diff.ts';
+import type { ProjectFields, ProjectWrite } from './write.ts';
+
+type Db = Kysely<Database>;
+
+/** A project as the batch wrote it: its id and its times as the read model takes them (epoch ms). */
+export interface WrittenTimes {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Thrown when a project changed between the upsert's read of it and its write: the transaction is tried again. */
+export class ProjectChangedMeanwhile extends Error {
+  /** serialization_failure: core's inTransaction runs the whole transaction again. */
+  readonly code = '40001';
+  constructor() {
+    super('A project changed between its read and its write');
+  }
+}
+
+/**
+ * One run of an upsert batch in one statement (issue 27): the new projects inserted, the stored
+ * ones updated, their links and tag associations brought to the submitted lists (the diff of
+ * diff.ts: deletes before inserts, so a url can move), and a revision stored per project whose
+ * body differs from its latest (an `updated` one with the latest's hash is left out).
+ *
+ * An update applies only to the row version its upsert read (`version`, the row's xmin, read
+ * with the links and tags the diff was made from): a project that another transaction wrote
+ * since (every write of a project's links, tags or lock also writes its row) is left alone, and
+ * ProjectChangedMeanwhile makes the caller's transaction start again from a fresh read. So the
+ * diff, the lock and the revision's number are those of the row this statement writes: no other
+ * writer can have stored a revision of it since it was read. Returns each written project's times.
+ */
+export async function writeProjectBatch(
+  db: Db,
+  batch: {
+    inserts: (ProjectWrite & { slug: string })[];
+    updates: (ProjectWrite & { version: string })[];
+    links: LinksAndTagsDiff;
+    revisions: readonly NewRevision[];
+  },
+): Promise<WrittenTimes[]> {
+  const { inserts, updates, links: d, revisions } = batch;
+  const ins = <T>(pick: (f: ProjectFields) => T) => inserts.map((r) => pick(r.fields));
+  const upd = <T>(pick: (f: ProjectFields) => T) => updates.map((r) => pick(r.fields));
+  const rev = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
+  const { rows } = await sql<WrittenTimes & { updated: number }>`
+    with
+      inserted as (
+        insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
+          status, source, created_at, updated_at)
+        select u.id, u.slug, u.name, u.name_en, u.description, u.description_en, u.content, u.content_en,
+          u.status, u.source, u.at, u.at
+        from (
+          select *, now() + u.position * interval '1 microsecond' as at
+          from unnest(
+            ${inserts.map((r) => r.id)}::text[], ${inserts.map((r) => r.slug)}::text[],
+            ${ins((f) => f.name)}::text[], ${ins((f) => f.name_en)}::text[],
+            ${ins((f) => f.description)}::text[], ${ins((f) => f.description_en)}::text[],
+            ${ins((f) => f.content)}::text[], ${ins((f) => f.content_en)}::text[],
+            ${ins((f) => f.status ?? 'ACTIVE')}::text[], ${ins((f) => f.source)}::text[],
+            ${inserts.map((r) => r.position)}::int[]
+          ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position)
+        ) u
+        returning id, created_at, updated_at
+      ),
+      updated as (
+        update projects p set
+          name = u.name, name_en = u.name_en, description = u.description,
+          description_en = u.description_en, content = u.content, content_en = u.content_en,
+          status = u.status, source = u.source,
+          updated_at = now() + u.position * interval '1 microsecond'
+        from unnest(
+          ${updates.map((r) => r.id)}::text[], ${updates.map((r) => r.version)}::text[],
+          ${upd((f) => f.name)}::text[], ${upd((f) => f.name_en)}::text[],
+          ${upd((f) => f.description)}::text[], ${upd((f) => f.description_en)}::text[],
+          ${upd((f) => f.content)}::text[], ${upd((f) => f.content_en)}::text[],
+          ${upd((f) => f.status ?? 'ACTIVE')}::text[], ${upd((f) => f.source)}::text[],
+          ${updates.map((r) => r.position)}::int[]
+        ) as u(id, version, name, name_en, description, description_en, content, content_en, status, source, position)
+        where p.id = u.id and p.xmin = u.version::xid
+        returning p.id, p.created_at, p.updated_at
+      ),
+      deleted_links as (delete from links where id = any(${d.linkDeletes}::text[]) returning 1),
+      deleted_tags as (
+        delete from project_tags pt
+        using unnest(${d.tagDeletes.map((t) => t.project_id)}::text[], ${d.tagDeletes.map((t) => t.tag_id)}::text[])
+          as x(project_id, tag_id)
+        where pt.project_id = x.project_id and pt.tag_id = x.tag_id
+        returning 1
+      ),
+      updated_links as (
+        update links l set url = u.url, type = u.type, title = u.title, position = u.position
+        from unnest(
+          ${d.linkUpdates.map((l) => l.id)}::text[], ${d.linkUpdates.map((l) => l.url)}::text[],
+          ${d.linkUpdates.map((l) => l.type)}::text[], ${d.linkUpdates.map((l) => l.title)}::text[],
+          ${d.linkUpdates.map((l) => l.position)}::int[]
+        ) as u(id, url, type, title, position)
+        where l.id = u.id
+        returning 1
+      ),
+      updated_tags as (
+        update project_tags pt set position = u.position
+        from unnest(
+          ${d.tagUpdates.map((t) => t.project_id)}::text[], ${d.tagUpdates.map((t) => t.tag_id)}::text[],
+          ${d.tagUpdates.map((t) => t.position)}::int[]
+        ) as u(project_id, tag_id, position)
+        where pt.project_id = u.project_id and pt.tag_id = u.tag_id
+        returning 1
+      ),
+      inserted_tags as (
+        insert into project_tags (project_id, tag_id, position)
+        select u.project_id, u.tag_id, u.position
+        from unnest(
+          ${d.tagInserts.map((t) => t.project_id)}::text[], ${d.tagInserts.map((t) => t.tag_id)}::text[],
+          ${d.tagInserts.map((t) => t.position)}::int[]
+        ) as u(project_id, tag_id, position)
+        where (select count(*) from deleted_tags) >= 0
+        returning 1
+      ),
+      inserted_links as (
+        insert into links (id, project_id, type, url, url_key, title, position)
+        select u.id, u.project_id, u.type, u.url, u.url_key, u.title, u.position
+        from unnest(
+          ${d.linkInserts.map((l) => l.id)}::text[], ${d.linkInserts.map((l) => l.project_id)}::text[],
+          ${d.linkInserts.map((l) => l.type)}::text[], ${d.linkInserts.map((l) => l.url)}::text[],
+          ${d.linkInserts.map((l) => l.url_key)}::text[], ${d.linkInserts.map((l) => l.title)}::text[],
+          ${d.linkInserts.map((l) => l.position)}::int[]
+        ) as u(id, project_id, type, url, url_key, title, position)
+        where (select count(*) from deleted_links) >= 0 and (select count(*) from updated_links) >= 0
+        returning 1
+      ),
+      revisions as (
+        insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id,
+          key_name, slug, name, name_en, body_hash, project)
+        select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor,
+          u.key_id, u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json
+        from unnest(
+          ${rev((r) => r.projectId)}::text[], ${rev((r) => r.action)}::text[], ${rev((r) => r.via)}::text[],
+          ${rev((r) => r.source)}::text[], ${rev((r) => r.taskId)}::text[], ${rev((r) => r.actor)}::text[],
+          ${rev((r) => r.keyId)}::text[], ${rev((r) => r.keyName)}::text[],
+          ${rev((r) => r.slug)}::text[], ${rev((r) => r.name)}::text[], ${rev((r) => r.nameEn)}::text[],
+          ${rev((r) => r.bodyHash)}::text[], ${rev((r) => r.body)}::text[]
+        ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body)
+        left join lateral (
+          select revision, body_hash from project_revisions where project_id = u.project_id
+          order by revision desc limit 1
+        ) l on true
+        where u.action <> 'updated' or l.body_hash is distinct from u.body_hash
+        returning 1
+      ),
+      written as (select * from inserted union all select * from updated)
+    select w.id, (extract(epoch from w.created_at) * 1000)::float8 as "createdAt",
+      (extract(epoch from w.updated_at) * 1000)::float8 as "updatedAt",
+      (select count(*) from updated)::int as updated
+    from written w
+    where (select count(*) from inserted_tags) >= 0 and (select count(*) from inserted_links) >= 0
+      and (select count(*) from updated_tags) >= 0 and (select count(*) from revisions) >= 0
+  `.execute(db);
+  if ((rows[0]?.updated ?? 0) < updates.length) throw new ProjectChangedMeanwhile();
+  return rows.map(({ id, createdAt, updatedAt }) => ({ id, createdAt, updatedAt }));
+}
