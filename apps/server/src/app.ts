@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { createServer, type Server, STATUS_CODES } from 'node:http';
 import { appRouter } from '@directory/core';
 import {
@@ -61,7 +62,7 @@ export interface AppOptions {
   readModel?: ReadModel | undefined;
   /** RESPONSE_CACHE_MB in bytes (default 32 MiB; 0 keeps no answers). */
   responseCacheBytes?: number | undefined;
-  /** What every process must share (main.ts), answered by `GET /healthz?verbose=1`. */
+  /** What every process must share (serve.ts), answered by `GET /healthz?verbose=1`. */
   sharedSettings?: SharedSettings | undefined;
   /** The web console's build directory (default apps/web/dist); false serves no console. */
   webDir?: string | false;
@@ -149,9 +150,16 @@ export function createApp(options: AppOptions): express.Express {
       await sql`select 1`.execute(db);
       // ?verbose=1: the settings every process must share, to compare processes (no secret in them).
       const verbose = req.query.verbose === '1' || req.query.verbose === 'true';
+      // and, of several processes on one port (WEB_CONCURRENCY), which one answered
+      const process = cluster.worker?.id;
       res.json(
         verbose && options.sharedSettings
-          ? { success: true, status: 'ok', ...options.sharedSettings }
+          ? {
+              success: true,
+              status: 'ok',
+              ...(process !== undefined && { process }),
+              ...options.sharedSettings,
+            }
           : { success: true, status: 'ok' },
       );
     } catch (err) {

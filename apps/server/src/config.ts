@@ -10,6 +10,8 @@ export interface Config {
   /** True when WEBHOOK_API_KEY was not set and a key was made for this run. */
   apiKeyGenerated: boolean;
   databaseUrl: string;
+  /** WEB_CONCURRENCY: server processes on the one port (PostgreSQL only; cluster.ts). */
+  webConcurrency: number;
   bodyLimitBytes: number;
   dbPoolSize: number;
   /** READ_CACHE_MB: the read model's detail cache budget, in bytes. */
@@ -94,6 +96,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     apiKey: apiKeyGenerated ? randomBytes(24).toString('base64url') : configuredKey,
     apiKeyGenerated,
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
     readCacheBytes: integer(env, 'READ_CACHE_MB', 256, 0) * 1024 * 1024,

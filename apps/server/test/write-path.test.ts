@@ -86,4 +86,42 @@ describe.each(targets)('the write path on $name', (target) => {
     expect(locked!.action).toBe('updated');
     expect(await expectBodyIsProject(r1!.slug)).toBe(4);
   });
+
+  it("a project changed by another path between an upsert's read and its write: retried, nothing lost", async () => {
+    // Locks, reverts and upserts of one project at once: an upsert whose project was written
+    // meanwhile starts again (its row version no longer matches), so every write lands once,
+    // revisions are numbered without gaps, and the last body is endpoint 2's.
+    const base = project();
+    const [created] = await upsert([base]);
+    const slug = created!.slug;
+    const writes = Array.from({ length: 24 }, (_, i) => {
+      if (i % 4 === 1)
+        return s.call('PUT', `/api/projects/${slug}/lock`, { body: { fields: ['description'] } });
+      if (i % 4 === 3) return s.call('DELETE', `/api/projects/${slug}/lock`);
+      return s.call('POST', '/api/webhook/projects', {
+        body: {
+          projects: [
+            {
+              ...base,
+              description: `Concurrent write ${i}.`,
+              links: [base.links[0], { type: 'PAPER', url: uniqueUrl(`race-${i}`) }],
+            },
+          ],
+        },
+      });
+    });
+    const replies = await Promise.all(writes);
+    for (const r of replies) {
+      expect(r.status, r.text).toBe(200);
+      if (r.json.failed !== undefined) expect(r.json.failed, r.text).toBe(0);
+    }
+    const list = await s.call('GET', `/api/projects/${slug}/revisions?limit=100`);
+    const numbers = (list.json.revisions as { revision: number }[])
+      .map((r) => r.revision)
+      .sort((a, b) => a - b);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    const now = await s.call('GET', `/api/projects/${slug}`);
+    expect(now.json.data.links).toHaveLength(2);
+    await expectBodyIsProject(slug);
+  });
 });

@@ -1,0 +1,75 @@
+import cluster from 'node:cluster';
+import { parseDatabaseUrl } from '@directory/db';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+
+/*
+ * WEB_CONCURRENCY (the Node convention): how many server processes answer on the one port, so
+ * that a machine's every core serves. The first process (the primary) starts them with
+ * node:cluster and serves nothing itself: it hands each incoming connection to a process in
+ * turn, starts a process again if one dies after it was serving, and stops them all on SIGTERM
+ * or SIGINT. Each process is a whole server (serve.ts) with its own read model, pool
+ * (DB_POOL_SIZE each) and background jobs; the database keeps them consistent as it does for
+ * processes on several machines (docs/operating.md, "Several server processes").
+ */
+
+/** How many processes to run, and why fewer than asked. */
+export function serverProcesses(config: Pick<Config, 'webConcurrency' | 'databaseUrl'>): {
+  count: number;
+  why?: string;
+} {
+  if (config.webConcurrency <= 1) return { count: 1 };
+  const target = parseDatabaseUrl(config.databaseUrl);
+  if (target.kind === 'postgres') return { count: config.webConcurrency };
+  return {
+    count: 1,
+    why:
+      `WEB_CONCURRENCY=${config.webConcurrency} needs PostgreSQL: the embedded database (PGlite) ` +
+      'runs inside one process, so one server process runs',
+  };
+}
+
+/** The primary: starts `count` server processes and looks after them until it is told to stop. */
+export function runPrimary(count: number, _config: Pick<Config, 'apiKeyGenerated'>, logger: Logger): void {
+  // Without WEBHOOK_API_KEY (PostgreSQL: WEB_CONCURRENCY needs it), every process uses the named
+  // keys in the database, and the first to start with none creates the one admin key (EXTENSIONS G).
+  const env: Record<string, string> = {};
+  logger.info({ processes: count, pid: process.pid }, 'starting server processes (WEB_CONCURRENCY)');
+
+  const serving = new Set<number>();
+  let stopping = false;
+  let exitCode = 0;
+  const start = () => {
+    const worker = cluster.fork(env);
+    worker.once('listening', () => serving.add(worker.id));
+  };
+  const stop = (code: number) => {
+    if (!stopping) exitCode = code;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(exitCode);
+    for (const worker of workers) worker?.process.kill('SIGTERM');
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const wasServing = serving.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      return;
+    }
+    const fields = { process: worker.id, pid: worker.process.pid, code, signal };
+    if (!wasServing) {
+      // It could not start (the database, the port): the others would fail alike.
+      logger.error(fields, 'a server process exited before it served; stopping');
+      stop(code || 1);
+      return;
+    }
+    logger.error(fields, 'a server process exited; starting another');
+    setTimeout(() => {
+      if (!stopping) start();
+    }, 1000).unref();
+  });
+  process.on('SIGTERM', () => stop(0));
+  process.on('SIGINT', () => stop(0));
+  for (let i = 0; i < count; i++) start();
+}
