@@ -370,10 +370,13 @@ try {
     const analysis = keptBetween(file, '<!-- search analysis -->', '<!-- /search analysis -->');
     // the write path's profile (bench/write-profile.ts, issue 27), written by hand from its output
     const writeProfile = keptBetween(file, '<!-- write profile -->', '<!-- /write profile -->');
+    // the request path and the processes (issue 26), written by hand from their runs
+    const serving = keptBetween(file, '<!-- serving -->', '<!-- /serving -->');
     const queueSection = queue.length ? renderQueueSection(queue) : keptBetween(file, QUEUE_START, QUEUE_END);
     const text = queueOnly
       ? readFileSync(file, 'utf8')
-      : renderMarkdown(report) + [analysis, writeProfile, web].map((x) => (x ? `\n${x}\n` : '')).join('');
+      : renderMarkdown(report) +
+        [analysis, writeProfile, serving, web].map((x) => (x ? `\n${x}\n` : '')).join('');
     const withQueue = queueSection ? withQueueSection(text, queueSection) : text;
     const writesSection = writes ? renderWritesSection(writes) : keptBetween(file, WRITES_START, WRITES_END);
     writeFileSync(file, writesSection ? withWritesSection(withQueue, writesSection) : withQueue);

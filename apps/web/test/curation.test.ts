@@ -6,10 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launch, MISSING, Watch, WIDTHS } from './browser.ts';
+import { ARTIFACTS, expectAccessible, launch, MISSING, Watch, WIDTHS } from './browser.ts';
 
-/** Screenshots of the curation pages, kept with the docs (docs/curation.md shows them). */
-const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+/**
+ * Screenshots of the curation pages: with UPDATE_DOCS_SCREENSHOTS=1 into docs/screenshots (which
+ * docs/curation.md shows), else with the other test artifacts, so that a test run leaves the
+ * checkout as it was.
+ */
+const SHOTS =
+  process.env.UPDATE_DOCS_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : `${ARTIFACTS}curation-`;
 const WAIT = { timeout: 10_000 };
 
 /** Issue 29 / EXTENSIONS H in the console: edit, conflicts, link conflicts, duplicates, webhooks. */
@@ -48,7 +55,7 @@ describe('curation in the web console (Chromium)', () => {
     await new Promise<void>((r) => receiver.once('listening', () => r()));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     browser = await launch();
-    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(SHOTS.endsWith('/') ? SHOTS : ARTIFACTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();

@@ -144,12 +144,20 @@ export class Bits {
     const a = this.words;
     let n = 0;
     for (let i = this.lo; i < this.hi; i++) {
-      let x = a[i]!;
-      if (x === 0) continue;
-      x -= (x >>> 1) & 0x55555555;
-      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      x = (x + (x >>> 4)) & 0x0f0f0f0f;
-      n += Math.imul(x, 0x01010101) >>> 24;
+      const x = a[i]!;
+      if (x !== 0) n += popcount(x);
+    }
+    return n;
+  }
+
+  /** |this ∩ other| for raw words (a dense posting list's or a facet value's bitmap), a word at a time. */
+  countAnd(b: Uint32Array): number {
+    const a = this.words;
+    const hi = Math.min(this.hi, b.length);
+    let n = 0;
+    for (let i = this.lo; i < hi; i++) {
+      const x = a[i]! & b[i]!;
+      if (x !== 0) n += popcount(x);
     }
     return n;
   }
@@ -175,6 +183,15 @@ export class Bits {
     this.lo = this.words.length;
     this.hi = 0;
   }
+}
+
+/** The number of bits set in a 32-bit word. */
+export function popcount(word: number): number {
+  let x = word;
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** Bitmaps of one size, reused: taken during a query, all given back at its end. */

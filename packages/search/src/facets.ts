@@ -1,3 +1,4 @@
+import type { Bits } from './bitmap.ts';
 import { type CompiledFilters, othersOk, tagsOk } from './filters.ts';
 import { LINK_TYPES, STATUSES, type Store } from './store.ts';
 import { compareCodePoints } from './text.ts';
@@ -5,16 +6,20 @@ import type { FacetName, ProjectFacets, ValueFacet } from './types.ts';
 
 /*
  * Facets: the maintained counts answer the whole directory; a search or a filtered list
- * counts in one pass over its documents, each facet ignoring its own filter.
+ * counts in one pass over its documents, each facet ignoring its own filter. A search
+ * without filters over many matches counts each facet value instead, as the population
+ * count of its bitmap AND the matches (as Meilisearch's facet distribution does for many
+ * candidates): a cost per value and per 32 documents, not per match and per tag.
  */
 
 const TOP_TAGS = 50;
 
-/** A set of documents as a facet pass reads it: listed, and tested. */
+/** A set of documents as a facet pass reads it: listed, and tested; and as a bitmap when it is one. */
 export interface DocView {
   n: number;
   list: ArrayLike<number>;
   has(d: number): boolean;
+  bits?: Bits;
 }
 
 export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
@@ -37,6 +42,65 @@ export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
  * count of the documents outside the set, which are fewer.
  */
 export function facetPass(
+  ix: Store,
+  f: CompiledFilters,
+  names: FacetName[],
+  set: DocView | undefined,
+): ProjectFacets {
+  const filtered =
+    f.status !== 0 ||
+    f.tagNums !== undefined ||
+    f.linkMask !== 0 ||
+    f.source !== undefined ||
+    f.updatedAfter !== undefined;
+  if (!set?.bits || filtered) return documentFacets(ix, f, names, set);
+  const bits = set.bits;
+  const byValues = names.filter((name) => valuesCheaper(ix, name, set.n, bits));
+  // else tags a match at a time, read off the bitmap (no list of the matches), unless the
+  // matches are most of the directory (documentFacets then counts the rest)
+  const offBits = names.includes('tags') && !byValues.includes('tags') && set.n <= ix.live / 2;
+  if (byValues.length === 0 && !offBits) return documentFacets(ix, f, names, set);
+  const counted = bitmapFacets(ix, byValues, bits);
+  if (offBits) counted.tags = bitTags(ix, bits);
+  const rest = names.filter((name) => counted[name] === undefined);
+  const passed = rest.length > 0 ? documentFacets(ix, f, rest, set) : {};
+  const out: ProjectFacets = {};
+  for (const name of FACET_ORDER) {
+    const v = counted[name] ?? passed[name];
+    if (v) (out as Record<FacetName, unknown>)[name] = v;
+  }
+  return out;
+}
+
+const FACET_ORDER: FacetName[] = ['status', 'linkTypes', 'tags'];
+
+/** The tags facet of a bitmap's documents, a document at a time in one loop over its words. */
+function bitTags(ix: Store, bits: Bits) {
+  if (ix.facetTagCounts.length < ix.tags.length) ix.facetTagCounts = new Int32Array(ix.tags.length * 2);
+  const tagCounts = ix.facetTagCounts;
+  const touched: number[] = [];
+  const { slab, at, count } = ix.docTags;
+  const words = bits.words;
+  for (let i = bits.lo; i < bits.hi; i++) {
+    let x = words[i]!;
+    while (x !== 0) {
+      const low = x & -x;
+      x ^= low;
+      const d = (i << 5) | (31 - Math.clz32(low));
+      const to = at[d]! + count[d]!;
+      for (let k = at[d]!; k < to; k++) {
+        const tag = slab[k]!;
+        if (tagCounts[tag]!++ === 0) touched.push(tag);
+      }
+    }
+  }
+  const out = tagFacet(ix, touched, (t) => tagCounts[t]!);
+  for (const t of touched) tagCounts[t] = 0;
+  return out;
+}
+
+/** The facets of a set of documents (or all), counted a document at a time. */
+function documentFacets(
   ix: Store,
   f: CompiledFilters,
   names: FacetName[],
@@ -124,8 +188,10 @@ export function facetPass(
       if (wantLinks && !linksInv && s && t) countLinks(d);
       if (wantTags && !tagsInv && s && l) countTags(d);
     };
-    if (set) for (let i = 0; i < set.n; i++) visit(set.list[i]!);
-    else for (let d = 0; d < ix.end; d++) if (ix.projects[d]) visit(d);
+    if (set) {
+      const { list, n } = set;
+      for (let i = 0; i < n; i++) visit(list[i]!);
+    } else for (let d = 0; d < ix.end; d++) if (ix.projects[d]) visit(d);
   }
   const out: ProjectFacets = {};
   if (wantStatus)
@@ -151,6 +217,48 @@ export function facetPass(
   return out;
 }
 
+/**
+ * Whether counting a facet by values (bitmapFacets) costs less than its share of a pass over
+ * the matches: a step per word of the matches' range for each status or link type, and for
+ * each tag a word step per word (a dense tag) or a step per document (a sparse one); the pass
+ * a step per match (status, link types) or per tag of each match (tags).
+ */
+function valuesCheaper(ix: Store, name: FacetName, n: number, bits: Bits): boolean {
+  const words = bits.hi - bits.lo;
+  if (name === 'status') return 2 * words < n;
+  if (name === 'linkTypes') return 4 * words < n;
+  let values = 0;
+  let assigned = 0;
+  for (let t = 0; t < ix.tags.length; t++) {
+    if (!ix.tags[t] || ix.tagCount[t]! === 0) continue;
+    assigned += ix.tagCount[t]!;
+    values += ix.tagDocs.countCost(t, bits.words.length);
+  }
+  return ix.live > 0 && values < (n * assigned) / ix.live;
+}
+
+/** The facets of a set of documents without filters, a value at a time (bitmap ∩ value, counted). */
+export function bitmapFacets(ix: Store, names: FacetName[], bits: Bits): ProjectFacets {
+  const out: ProjectFacets = {};
+  if (names.includes('status'))
+    out.status = valueFacet(STATUSES.map((v, i) => [v, bits.countAnd(ix.statusBits[i + 1]!)]));
+  if (names.includes('linkTypes'))
+    out.linkTypes = valueFacet(LINK_TYPES.map((v, i) => [v, bits.countAnd(ix.linkBits[i]!)]));
+  if (names.includes('tags')) {
+    const nums: number[] = [];
+    const counts = new Map<number, number>();
+    for (let t = 0; t < ix.tags.length; t++) {
+      if (!ix.tags[t] || ix.tagCount[t]! === 0) continue;
+      const c = ix.tagDocs.countIn(t, bits);
+      if (c === 0) continue;
+      nums.push(t);
+      counts.set(t, c);
+    }
+    out.tags = tagFacet(ix, nums, (t) => counts.get(t)!);
+  }
+  return out;
+}
+
 /** The top tags by count, ties by slug (compared as ranks in slug order, kept while no tag changes). */
 export function tagFacet(ix: Store, nums: number[], count: (t: number) => number) {
   if (ix.slugRankOf !== ix.tagChanges) {
@@ -164,11 +272,12 @@ export function tagFacet(ix: Store, nums: number[], count: (t: number) => number
     ix.slugRankOf = ix.tagChanges;
   }
   const rank = ix.slugRank;
-  const counts = new Map(nums.map((t) => [t, count(t)]));
-  const top = nums.sort((a, b) => counts.get(b)! - counts.get(a)! || rank[a]! - rank[b]!).slice(0, TOP_TAGS);
+  const counts = new Int32Array(ix.tags.length);
+  for (const t of nums) counts[t] = count(t);
+  const top = nums.sort((a, b) => counts[b]! - counts[a]! || rank[a]! - rank[b]!).slice(0, TOP_TAGS);
   return top.map((t) => {
     const tag = ix.tags[t]!;
-    return { slug: tag.slug, name: tag.name, nameEn: tag.nameEn, count: counts.get(t)! };
+    return { slug: tag.slug, name: tag.name, nameEn: tag.nameEn, count: counts[t]! };
   });
 }
 

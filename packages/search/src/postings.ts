@@ -226,14 +226,42 @@ export class Postings {
       out.addList(l, n);
       return;
     }
+    out.orWords(this.denseOf(term, l, n, out.words.length));
+  }
+
+  /**
+   * How many of a term's documents are in a bitmap: the list's bitmap AND-ed and counted a
+   * word at a time when the list is as dense as in orInto, else a test per document.
+   */
+  countIn(term: number, bits: Bits): number {
+    const l = this.lists[term];
+    if (l === undefined) return 0;
+    if (typeof l === 'number') return bits.has(l) ? 1 : 0;
+    const n = Array.isArray(l) ? l.length : this.lens[term]!;
+    if (Array.isArray(l) || n < bits.words.length || n < 256) {
+      let c = 0;
+      for (let i = 0; i < n; i++) if (bits.has(l[i]!)) c++;
+      return c;
+    }
+    return bits.countAnd(this.denseOf(term, l, n, bits.words.length));
+  }
+
+  /** What countIn costs (steps of a word or a document): for choosing it over a pass over documents. */
+  countCost(term: number, words: number): number {
+    const n = this.size(term);
+    return n < words || n < 256 || Array.isArray(this.lists[term]) ? n : words;
+  }
+
+  /** A typed list's bitmap, made on first use and kept up to date by every write after. */
+  private denseOf(term: number, l: Uint32Array, n: number, words: number): Uint32Array {
     let bits = this.dense[term];
     if (!bits) {
-      bits = new Uint32Array(out.words.length);
+      bits = new Uint32Array(words);
       for (let i = 0; i < n; i++) bits = setBit(bits, l[i]!);
       while (this.dense.length < term) this.dense.push(undefined);
       this.dense[term] = bits;
     }
-    out.orWords(bits);
+    return bits;
   }
 
   /** Whether a term's list holds a document (binary search). */
@@ -260,7 +288,7 @@ export class Postings {
 }
 
 /** Sets a document's bit, growing the bitmap when the document is past its end. */
-function setBit(bits: Uint32Array, d: number): Uint32Array {
+export function setBit(bits: Uint32Array, d: number): Uint32Array {
   const w = d >>> 5;
   let b = bits;
   if (w >= b.length) {

@@ -56,9 +56,24 @@ export class SearchIndex extends Store {
     // facets count the matches before the filters (each facet ignores its own)
     let facets: ProjectFacets | undefined;
     if (facetNames.length > 0) {
-      const list = this.docList(all.count());
-      const n = all.toList(list);
-      facets = facetPass(this, f, facetNames, { n, list, has: (d) => all.has(d) });
+      // the list only when the facets are counted a document at a time
+      const n = all.count();
+      let list: Uint32Array | undefined;
+      const listed = () => {
+        if (!list) {
+          list = this.docList(n);
+          all.toList(list);
+        }
+        return list;
+      };
+      facets = facetPass(this, f, facetNames, {
+        n,
+        get list() {
+          return listed();
+        },
+        has: (d) => all.has(d),
+        bits: all,
+      });
     }
     if (!noFilters(this, f)) {
       const list = this.docList(all.count());

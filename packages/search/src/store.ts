@@ -1,7 +1,7 @@
 import { BitPool } from './bitmap.ts';
 import { PAIR_BATCH, PairBuffer, Scratch } from './doc-set.ts';
 import { DocTags } from './doc-tags.ts';
-import { Postings } from './postings.ts';
+import { Postings, setBit } from './postings.ts';
 import { SortedList } from './sorted-list.ts';
 import { idNumber, type Terms, termsOf } from './terms.ts';
 import { compareCodePoints, nameSortKey, pinyinSyllables, tokens } from './text.ts';
@@ -59,6 +59,13 @@ export class Store {
   statusCount = [0, 0, 0];
   linkCount = [0, 0, 0, 0];
   tagCount: number[] = [];
+  /**
+   * The documents of each status (by its number, 1 and 2) and of each link type, as bitmaps
+   * kept by the same writes as the counts: a facet pass over many matches counts each value
+   * as a population count of its AND with the matches (facets.ts).
+   */
+  statusBits: Uint32Array[] = [new Uint32Array(0), new Uint32Array(32), new Uint32Array(32)];
+  linkBits: Uint32Array[] = [0, 1, 2, 3].map(() => new Uint32Array(32));
 
   // sorted orders
   readonly byUpdated: SortedList;
@@ -431,16 +438,28 @@ export class Store {
   }
 
   private count(d: number) {
-    this.statusCount[this.status[d]!]!++;
+    const s = this.status[d]!;
+    this.statusCount[s]!++;
+    this.statusBits[s] = setBit(this.statusBits[s]!, d);
     const mask = this.linkMask[d]!;
-    for (let i = 0; i < 4; i++) if (mask & (1 << i)) this.linkCount[i]!++;
+    for (let i = 0; i < 4; i++)
+      if (mask & (1 << i)) {
+        this.linkCount[i]!++;
+        this.linkBits[i] = setBit(this.linkBits[i]!, d);
+      }
     for (const t of this.docTags.get(d)) this.tagCount[t]!++;
   }
 
   private uncount(d: number) {
-    this.statusCount[this.status[d]!]!--;
+    const s = this.status[d]!;
+    this.statusCount[s]!--;
+    clearBit(this.statusBits[s]!, d);
     const mask = this.linkMask[d]!;
-    for (let i = 0; i < 4; i++) if (mask & (1 << i)) this.linkCount[i]!--;
+    for (let i = 0; i < 4; i++)
+      if (mask & (1 << i)) {
+        this.linkCount[i]!--;
+        clearBit(this.linkBits[i]!, d);
+      }
     for (const t of this.docTags.get(d)) this.tagCount[t]!--;
   }
 
@@ -528,6 +547,7 @@ export class Store {
     bytes += this.vocab.bytes();
     bytes += this.latinName.bytes() + this.latinDesc.bytes() + this.cjkName.bytes() + this.cjkDesc.bytes();
     bytes += this.tagDocs.bytes() + this.docTags.bytes();
+    for (const b of [...this.statusBits, ...this.linkBits]) bytes += b.byteLength;
     bytes += this.cjkIds.size * 64;
     bytes += this.byUpdated.bytes() + this.byCreated.bytes() + this.byName.bytes() + this.byId.bytes();
     bytes += this.byKey.bytes();
@@ -536,4 +556,8 @@ export class Store {
     bytes += tags * 400;
     return { projects: this.live, tags, bytes };
   }
+}
+
+function clearBit(bits: Uint32Array, d: number): void {
+  if (d >>> 5 < bits.length) bits[d >>> 5]! &= ~(1 << (d & 31));
 }
