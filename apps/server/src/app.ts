@@ -5,6 +5,8 @@ import {
   AppError,
   type FeedServices,
   headerKey,
+  KeyStore,
+  type Principal,
   type QueueEvent,
   ReadModel,
   readCredentials,
@@ -14,11 +16,12 @@ import {
 import { type Database, type Kysely, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { RateLimitConfig } from './config.ts';
+import type pg from 'pg';
 import { docsRouter } from './docs.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
-import { rateLimits } from './rate-limit.ts';
+import { type RateLimitConfig, RateLimits } from './rate-limit.ts';
+import { MAX_BATCH_CALLS, metricsGate, rateLimitGate, trpcGate } from './request-gate.ts';
 import { requestId } from './request-id.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
 import type { SharedSettings } from './shared-settings.ts';
@@ -29,10 +32,20 @@ export interface AppOptions {
   db: Kysely<Database>;
   /** The database pool, for the pool gauges of /metrics. */
   pool?: PoolStats;
-  apiKey: string;
+  /**
+   * The bootstrap key (WEBHOOK_API_KEY or the generated one): every scope. Absent: none (a
+   * PostgreSQL deployment whose keys are all in the database); then `secret` is required.
+   */
+  apiKey?: string | undefined;
+  /** The secret that signs cursors (default: apiKey); every process of a deployment shares it. */
+  secret?: string | undefined;
+  /** METRICS_PUBLIC=1: /metrics needs no key. */
+  metricsPublic?: boolean | undefined;
+  /** PostgreSQL's pool: rate-limit counts are shared by every process. Absent: counted in this one. */
+  rateLimitPool?: pg.Pool | undefined;
   logger: Logger;
   bodyLimitBytes: number;
-  /** Off unless given with a limit above 0. */
+  /** The default limits (0: none); a key with a limit of its own is limited whatever these say. */
   rateLimit?: RateLimitConfig;
   /** Express's "trust proxy" setting (TRUST_PROXY). */
   trustProxy?: string | undefined;
@@ -83,6 +96,18 @@ export function queueCounter(app: express.Express): (event: QueueEvent, n: numbe
 
 export function createApp(options: AppOptions): express.Express {
   const { db, apiKey, logger, bodyLimitBytes } = options;
+  const secret = options.secret ?? apiKey;
+  if (secret === undefined) throw new Error('createApp: a bootstrap key or a secret is required');
+  const keys = new KeyStore({
+    db,
+    bootstrap: apiKey,
+    warn: (message, err) => logger.warn({ error: describeError(err) }, message),
+  });
+  const limits = new RateLimits({
+    config: options.rateLimit ?? { windowMs: 60_000, perAddress: 0, perKey: 0 },
+    pool: options.rateLimitPool,
+    warn: (message, err) => logger.warn({ error: describeError(err) }, message),
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -108,7 +133,13 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  app.get('/metrics', metrics.handler);
+  // EXTENSIONS G: counted like any request, and behind metrics:read unless METRICS_PUBLIC=1
+  app.get(
+    '/metrics',
+    rateLimitGate({ keys, limits }),
+    metricsGate({ keys, public: options.metricsPublic === true }),
+    metrics.handler,
+  );
 
   app.get('/healthz', async (req: Request, res: Response) => {
     // A process answers reads from its read model: it is not ready until that is built.
@@ -143,16 +174,22 @@ export function createApp(options: AppOptions): express.Express {
     timeoutMs: options.webhookTimeoutMs ?? WEBHOOK_DEFAULTS.timeoutMs,
   }).post;
 
-  const limits = options.rateLimit ? rateLimits(options.rateLimit) : [];
+  const rateLimited = (options.rateLimit?.perAddress ?? 0) > 0 || (options.rateLimit?.perKey ?? 0) > 0;
   // The OpenAPI document and the reference page that shows it (static: not rate limited).
-  app.use(docsRouter({ rateLimited: limits.length > 0 }));
-  if (limits.length > 0) app.use(['/api', '/trpc'], ...limits);
+  app.use(docsRouter({ rateLimited }));
+  app.use('/api', rateLimitGate({ keys, limits }));
+  app.use(
+    '/trpc',
+    rateLimitGate({ keys, limits, trpc: true }),
+    trpcGate({ router: appRouter, keys, bodyLimitBytes }),
+  );
 
   app.use(
     restRouter({
       router: appRouter,
       db,
-      apiKey,
+      apiKey: secret,
+      keys,
       bodyLimitBytes,
       count: metrics.countQueue,
       feed: options.feed,
@@ -170,7 +207,9 @@ export function createApp(options: AppOptions): express.Express {
       router: appRouter,
       createContext: ({ req, res }) => ({
         db,
-        apiKey,
+        apiKey: secret,
+        keys,
+        principal: (res.locals.principal as Principal | null | undefined) ?? undefined,
         credentials: readCredentials(
           headerKey(req.headers['x-api-key'], req.headers.authorization),
           undefined,
@@ -193,6 +232,8 @@ export function createApp(options: AppOptions): express.Express {
           reportError(req.res.locals, error, { route: `tRPC ${path ?? ''}` });
       },
       maxBodySize: bodyLimitBytes,
+      // EXTENSIONS G (rate-limit gate refuses a longer batch first, in the envelope)
+      maxBatchSize: MAX_BATCH_CALLS,
     }),
   );
 

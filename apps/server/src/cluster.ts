@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import { randomBytes } from 'node:crypto';
 import { parseDatabaseUrl } from '@directory/db';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -31,14 +30,10 @@ export function serverProcesses(config: Pick<Config, 'webConcurrency' | 'databas
 }
 
 /** The primary: starts `count` server processes and looks after them until it is told to stop. */
-export function runPrimary(count: number, config: Pick<Config, 'apiKeyGenerated'>, logger: Logger): void {
-  // Without WEBHOOK_API_KEY, every process must accept the same key: the primary makes the one
-  // key of this run (as one process on PostgreSQL would) and gives it to each.
+export function runPrimary(count: number, _config: Pick<Config, 'apiKeyGenerated'>, logger: Logger): void {
+  // Without WEBHOOK_API_KEY (PostgreSQL: WEB_CONCURRENCY needs it), every process uses the named
+  // keys in the database, and the first to start with none creates the one admin key (EXTENSIONS G).
   const env: Record<string, string> = {};
-  if (config.apiKeyGenerated) {
-    env.WEBHOOK_API_KEY = randomBytes(24).toString('base64url');
-    console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${env.WEBHOOK_API_KEY}`);
-  }
   logger.info({ processes: count, pid: process.pid }, 'starting server processes (WEB_CONCURRENCY)');
 
   const serving = new Set<number>();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_REAPER, type ReaperSettings, WEBHOOK_DEFAULTS } from '@directory/core/server';
 import { DEFAULT_DATABASE_URL } from '@directory/db';
+import type { RateLimitConfig } from './rate-limit.ts';
 
 export interface Config {
   port: number;
@@ -28,6 +29,8 @@ export interface Config {
   /** An idle keep-alive connection is closed after this; Node's keepAliveTimeout. */
   keepAliveTimeoutMs: number;
   rateLimit: RateLimitConfig;
+  /** METRICS_PUBLIC=1: /metrics needs no key (else a key with metrics:read). */
+  metricsPublic: boolean;
   /** Express's "trust proxy" setting, so that the client address is read from X-Forwarded-For; unset trusts none. */
   trustProxy: string | undefined;
   logLevel: string;
@@ -58,13 +61,7 @@ export interface ChangesConfig {
   pollMs: number;
 }
 
-export interface RateLimitConfig {
-  windowMs: number;
-  /** Requests per window per client address; 0 is off. */
-  perAddress: number;
-  /** Requests per window per API key (x-api-key header); 0 is off. */
-  perKey: number;
-}
+export type { RateLimitConfig } from './rate-limit.ts';
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name];
@@ -72,6 +69,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!/^\d+$/.test(raw) || Number(raw) < min)
     throw new Error(`${name} must be an integer >= ${min} (got "${raw}")`);
   return Number(raw);
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name] ?? '';
+  if (!['', '0', '1', 'true', 'false'].includes(raw))
+    throw new Error(`${name} must be 1 or 0 (got "${raw}")`);
+  return raw === '1' || raw === 'true';
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,11 +104,13 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0),
     ...timeouts(env),
+    // EXTENSIONS G's names; the older RATE_LIMIT_PER_ADDRESS / RATE_LIMIT_PER_KEY still work
     rateLimit: {
-      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1),
-      perAddress: integer(env, 'RATE_LIMIT_PER_ADDRESS', 0, 0),
-      perKey: integer(env, 'RATE_LIMIT_PER_KEY', 0, 0),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1_000),
+      perAddress: integer(env, 'RATE_LIMIT_ANON_PER_MINUTE', integer(env, 'RATE_LIMIT_PER_ADDRESS', 0, 0), 0),
+      perKey: integer(env, 'RATE_LIMIT_KEY_PER_MINUTE', integer(env, 'RATE_LIMIT_PER_KEY', 0, 0), 0),
     },
+    metricsPublic: flag(env, 'METRICS_PUBLIC'),
     trustProxy: env.TRUST_PROXY || undefined,
     logLevel: logLevel(env.LOG_LEVEL || 'info'),
     reaper: reaperSettings(env),

@@ -1,52 +1,172 @@
-import { createHash } from 'node:crypto';
-import { AppError } from '@directory/core/server';
-import type { Request, RequestHandler, Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
-import type { RateLimitConfig } from './config.ts';
-import { sendError } from './rest-adapter.ts';
+import type { Principal } from '@directory/core/server';
+import type pg from 'pg';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+
+/** The limits of EXTENSIONS G; 0 is no limit. */
+export interface RateLimitConfig {
+  /** The window of the two defaults (60 s; RATE_LIMIT_WINDOW_MS). */
+  windowMs: number;
+  /** Requests per window per client address without a key (RATE_LIMIT_ANON_PER_MINUTE). */
+  perAddress: number;
+  /** Requests per window per key without a limit of its own (RATE_LIMIT_KEY_PER_MINUTE). */
+  perKey: number;
+}
+
+/** Who a request is counted as, and its limit. */
+export interface Policy {
+  /** The policy's name in the RateLimit headers: "key" or "anon". */
+  name: 'key' | 'anon';
+  /** What is counted: a key's id (or "bootstrap"), or a client address. */
+  subject: string;
+  requests: number;
+  windowSeconds: number;
+}
+
+export interface Outcome {
+  allowed: boolean;
+  /** Requests left in this window (as far as this process knows). */
+  remaining: number;
+  /** Seconds until the window ends. */
+  resetSeconds: number;
+}
 
 /**
- * The optional rate limits (off unless configured): per client address and per API key,
- * each a fixed window, with the standard RateLimit/RateLimit-Policy headers and a 429 in the
- * envelope. Counters live in this process: with several processes each one counts its own.
+ * On PostgreSQL a process takes requests from the shared count in leases of this fraction of
+ * the limit (at least 1): one statement per lease, not per request. What a lease takes is
+ * counted in the database at once, so N processes never admit more than the limit; the error
+ * is the other way: up to (N − 1) × (lease − 1) requests of a window may sit unused in other
+ * processes when a client is refused (with 20, under 5 % of the limit per other process).
  */
-export function rateLimits(config: RateLimitConfig): RequestHandler[] {
-  const seconds = Math.ceil(config.windowMs / 1000);
-  const refuse = (what: string, limit: number) => (_req: Request, res: Response) =>
-    sendError(
-      res,
-      new AppError('RATE_LIMITED', [
-        `Rate limit exceeded: at most ${limit} requests per ${seconds} s per ${what}; retry after the time in the Retry-After header`,
-      ]),
-    );
-  const common = { windowMs: config.windowMs, standardHeaders: 'draft-8', legacyHeaders: false } as const;
-  const limits: RequestHandler[] = [];
-  if (config.perAddress > 0) {
-    limits.push(
-      rateLimit({
-        ...common,
-        limit: config.perAddress,
-        identifier: 'per-address',
-        handler: refuse('client address', config.perAddress),
-      }),
-    );
+export const LEASE_DIVISOR = 20;
+
+interface Bucket {
+  tokens: number;
+  /** The shared count's remaining requests when the lease was taken. */
+  sharedRemaining: number;
+  resetAt: number;
+}
+
+/**
+ * Counts of requests per key and per address (EXTENSIONS G), by rate-limiter-flexible: in the
+ * database on PostgreSQL (RateLimiterPostgres: one upsert per lease, in the table
+ * rate_limits of migration 2026_11_26_000900), in the process on PGlite (RateLimiterMemory).
+ */
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly pool: pg.Pool | undefined;
+  readonly config: RateLimitConfig;
+  private readonly warn: (message: string, err: unknown) => void;
+
+  constructor(options: {
+    config: RateLimitConfig;
+    /** PostgreSQL's pool: the counts are shared. Absent: counted in this process. */
+    pool?: pg.Pool | undefined;
+    warn?: (message: string, err: unknown) => void;
+  }) {
+    this.config = options.config;
+    this.pool = options.pool;
+    this.warn = options.warn ?? (() => {});
   }
-  if (config.perKey > 0) {
-    limits.push(
-      rateLimit({
-        ...common,
-        limit: config.perKey,
-        identifier: 'per-key',
-        // Counted by the x-api-key header, which is known before the body is read; held as a
-        // hash, so the key itself is not kept. A key sent only in the body counts per address.
-        skip: (req) => !req.get('x-api-key'),
-        keyGenerator: (req) =>
-          createHash('sha256')
-            .update(req.get('x-api-key') ?? '')
-            .digest('base64url'),
-        handler: refuse('API key', config.perKey),
-      }),
-    );
+
+  /** The policy of a request: its key's (own limit, else the default), else its address's. */
+  policyOf(principal: Principal | null | undefined, address: string): Policy | undefined {
+    const windowSeconds = Math.max(1, Math.round(this.config.windowMs / 1000));
+    if (principal) {
+      const own = principal.rateLimit;
+      if (own) return { name: 'key', subject: principal.id ?? 'bootstrap', ...own };
+      if (this.config.perKey <= 0) return undefined;
+      return {
+        name: 'key',
+        subject: principal.id ?? 'bootstrap',
+        requests: this.config.perKey,
+        windowSeconds,
+      };
+    }
+    if (this.config.perAddress <= 0) return undefined;
+    return { name: 'anon', subject: address, requests: this.config.perAddress, windowSeconds };
   }
-  return limits;
+
+  /** Takes `n` requests from the policy's budget. */
+  async take(policy: Policy, n: number): Promise<Outcome> {
+    const id = `${policy.name}:${policy.requests}/${policy.windowSeconds}:${policy.subject}`;
+    const now = Date.now();
+    let bucket = this.buckets.get(id);
+    if (bucket && bucket.resetAt <= now) bucket = undefined;
+    if (bucket && bucket.tokens >= n) {
+      bucket.tokens -= n;
+      return this.outcome(true, bucket, now);
+    }
+    const have = bucket?.tokens ?? 0;
+    const lease = this.pool ? Math.max(n - have, Math.floor(policy.requests / LEASE_DIVISOR), 1) : n - have;
+    let res: RateLimiterRes;
+    try {
+      res = await this.limiter(policy).consume(id, lease);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) {
+        // The count cannot be reached: the request goes on (it needs the database anyway).
+        this.warn('cannot count a request against its rate limit', err);
+        return { allowed: true, remaining: policy.requests, resetSeconds: policy.windowSeconds };
+      }
+      res = err;
+    }
+    // A lease that went over the limit was granted only the part within it.
+    const granted = Math.max(0, Math.min(lease, lease - (res.consumedPoints - policy.requests)));
+    const next: Bucket = {
+      tokens: have + granted,
+      sharedRemaining: res.remainingPoints,
+      resetAt: now + Math.max(0, res.msBeforeNext),
+    };
+    this.buckets.set(id, next);
+    if (this.buckets.size > 100_000) this.sweep(now);
+    if (next.tokens < n) return this.outcome(false, next, now);
+    next.tokens -= n;
+    return this.outcome(true, next, now);
+  }
+
+  private outcome(allowed: boolean, bucket: Bucket, now: number): Outcome {
+    return {
+      allowed,
+      remaining: bucket.sharedRemaining + bucket.tokens,
+      resetSeconds: Math.max(1, Math.ceil((bucket.resetAt - now) / 1000)),
+    };
+  }
+
+  private sweep(now: number): void {
+    for (const [id, bucket] of this.buckets) if (bucket.resetAt <= now) this.buckets.delete(id);
+  }
+
+  private limiter(policy: Policy): RateLimiterAbstract {
+    const name = `${policy.requests}/${policy.windowSeconds}`;
+    let limiter = this.limiters.get(name);
+    if (!limiter) {
+      const options = { points: policy.requests, duration: policy.windowSeconds, keyPrefix: 'directory' };
+      limiter = this.pool
+        ? new RateLimiterPostgres({
+            ...options,
+            storeClient: this.pool,
+            storeType: 'pool',
+            tableName: 'rate_limits',
+            tableCreated: true,
+            // the first limiter of the process clears expired counts (every 5 minutes)
+            clearExpiredByTimeout: this.limiters.size === 0,
+          })
+        : new RateLimiterMemory(options);
+      this.limiters.set(name, limiter);
+    }
+    return limiter;
+  }
+}
+
+/** The IETF headers (draft-ietf-httpapi-ratelimit-headers) of a counted request. */
+export function rateLimitHeaders(policy: Policy, outcome: Outcome): Record<string, string> {
+  return {
+    'RateLimit-Policy': `"${policy.name}";q=${policy.requests};w=${policy.windowSeconds}`,
+    RateLimit: `"${policy.name}";r=${Math.max(0, outcome.remaining)};t=${outcome.resetSeconds}`,
+  };
 }

@@ -18,11 +18,12 @@ import {
   readCredentials,
   requireScope,
   toAppError,
+  unauthorized,
 } from '@directory/core/server';
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
 import { reportError } from './logger.ts';
-import { type Body, readJsonBody } from './read-body.ts';
+import { type Body, MAX_BODY_DEPTH, readJsonBody } from './read-body.ts';
 import { ResponseCache } from './response-cache.ts';
 
 export interface RestOptions {
@@ -59,6 +60,8 @@ interface Route {
   bodyInput?: true;
   /** meta.scope: the route takes a key, checked (when sent in a header) before the body is read. */
   scope?: Meta['scope'];
+  /** meta.created: 201 instead of 200. */
+  created?: true;
 }
 
 /**
@@ -81,6 +84,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
     const readsModel = def._def.meta?.readsModel;
     const bodyInput = def._def.meta?.bodyInput;
     const scope = def._def.meta?.scope;
+    const created = def._def.meta?.created;
     return [
       {
         method,
@@ -90,6 +94,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
         ...(readsModel && { readsModel }),
         ...(bodyInput && { bodyInput }),
         ...(scope && { scope }),
+        ...(created && { created }),
       },
     ];
   });
@@ -201,8 +206,13 @@ export function restRouter(options: RestOptions): Router {
       const declared = Number(req.headers['content-length']);
       if (route.scope && sentKey !== undefined && !(readsBody(route.method) && declared > bodyLimitBytes)) {
         try {
-          principal = await authenticate({ header: sentKey, body: undefined }, keys);
-          requireScope(principal, route.scope);
+          // the rate limit (rate-limit-gate.ts) may have looked the key up already
+          const known = res.locals.principal as Principal | null | undefined;
+          const found =
+            known === undefined ? await authenticate({ header: sentKey, body: undefined }, keys) : known;
+          if (found === null) throw unauthorized();
+          requireScope(found, route.scope);
+          principal = found;
         } catch (err) {
           return sendError(res, toAppError(err));
         }
@@ -226,9 +236,11 @@ export function restRouter(options: RestOptions): Router {
         bodyError:
           body.kind === 'malformed'
             ? 'Malformed JSON'
-            : body.kind === 'json' && !isObject(value)
-              ? 'Expected a JSON object'
-              : undefined,
+            : body.kind === 'too-deep'
+              ? `Must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`
+              : body.kind === 'json' && !isObject(value)
+                ? 'Expected a JSON object'
+                : undefined,
         reportError: (err) => reportError(res.locals, err, { route: routeName }),
         signal: requestSignal(res),
         count: options.count,
@@ -255,7 +267,7 @@ export function restRouter(options: RestOptions): Router {
             answers.set(cacheKey, { version, link, ...sent });
           return;
         }
-        res.status(200).json(output);
+        res.status(route.created ? 201 : 200).json(output);
       } catch (err) {
         const error = toAppError(err, inputFromQuery ? 'query' : 'body');
         if (error.kind === 'INTERNAL') {

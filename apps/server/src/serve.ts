@@ -9,7 +9,7 @@ import {
   pruneRevisions,
   redact,
 } from '@directory/db';
-import { resolveApiKey } from './api-key.ts';
+import { type ResolvedKeys, resolveKeys } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
 import { startBanner } from './banner.ts';
 import { ChangeSignal } from './changes/signal.ts';
@@ -48,9 +48,13 @@ try {
   );
 }
 
-let apiKey: ReturnType<typeof resolveApiKey>;
+let apiKey: ResolvedKeys;
 try {
-  apiKey = resolveApiKey(config.apiKeyGenerated ? undefined : config.apiKey, config.databaseUrl);
+  apiKey = await resolveKeys(
+    config.apiKeyGenerated ? undefined : config.apiKey,
+    config.databaseUrl,
+    handle.db,
+  );
 } catch (err) {
   await handle.close();
   cannotStart(`cannot read or make the API key: ${(err as Error).message}`);
@@ -127,6 +131,9 @@ const app = createApp({
   db: handle.db,
   pool: handle.pool,
   apiKey: apiKey.key,
+  secret: apiKey.secret,
+  metricsPublic: config.metricsPublic,
+  rateLimitPool: handle.target.kind === 'postgres' ? handle.pool : undefined,
   logger,
   bodyLimitBytes: config.bodyLimitBytes,
   rateLimit: config.rateLimit,
@@ -158,6 +165,12 @@ server.once('listening', () => {
     console.log(`WEBHOOK_API_KEY is not set; using the API key kept in ${source.file}`);
   } else if (source.kind === 'ephemeral') {
     console.log(`WEBHOOK_API_KEY is not set; this run's generated key: ${apiKey.key}`);
+  } else if (source.kind === 'database' && source.admin !== undefined) {
+    console.log(
+      `WEBHOOK_API_KEY is not set and the database had no key with keys:admin; created the key "admin" (every scope), shown only now: ${source.admin}`,
+    );
+  } else if (source.kind === 'database') {
+    console.log('WEBHOOK_API_KEY is not set; using the named keys in the database');
   }
   // For a person at a terminal, where to go next; a pipe or a file gets JSON lines only.
   // (Of several processes, the first says it.)

@@ -30,11 +30,16 @@ export function keyFingerprint(apiKey: string): string {
  * it reached (`databaseIdentity`: the same database under two spellings of its URL is the same;
  * without it, the URL with any password blanked).
  */
-export function sharedSettings(config: Config, apiKey: string, database: string | undefined): SharedSettings {
+export function sharedSettings(
+  config: Config,
+  apiKey: string | undefined,
+  database: string | undefined,
+): SharedSettings {
   const { changes, reaper, rateLimit } = config;
   const settings = {
     DATABASE_URL: database ?? redact(config.databaseUrl),
-    WEBHOOK_API_KEY: `fingerprint ${keyFingerprint(apiKey)}`,
+    WEBHOOK_API_KEY:
+      apiKey === undefined ? 'none (named keys in the database)' : `fingerprint ${keyFingerprint(apiKey)}`,
     WEBHOOK_ALLOW_PRIVATE: changes.allowPrivateTargets,
     WEBHOOK_MAX_FAILURES: changes.maxFailures,
     WEBHOOK_TIMEOUT_MS: changes.timeoutMs,
@@ -46,9 +51,10 @@ export function sharedSettings(config: Config, apiKey: string, database: string 
     TASK_BACKOFF_BASE_MS: reaper.backoffBaseMs,
     TASK_BACKOFF_MAX_MS: reaper.backoffMaxMs,
     BODY_LIMIT_BYTES: config.bodyLimitBytes,
-    RATE_LIMIT_PER_ADDRESS: rateLimit.perAddress,
-    RATE_LIMIT_PER_KEY: rateLimit.perKey,
+    RATE_LIMIT_ANON_PER_MINUTE: rateLimit.perAddress,
+    RATE_LIMIT_KEY_PER_MINUTE: rateLimit.perKey,
     RATE_LIMIT_WINDOW_MS: rateLimit.windowMs,
+    METRICS_PUBLIC: config.metricsPublic,
   };
   const fingerprint = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
   return { settings, fingerprint };

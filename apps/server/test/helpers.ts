@@ -109,6 +109,8 @@ export async function startServer(
     db: db.db,
     pool: db.pool,
     apiKey: key,
+    // on PostgreSQL the rate-limit counts are shared, as main.ts does
+    rateLimitPool: target.postgres ? db.pool : undefined,
     logger: createLogger('silent'),
     bodyLimitBytes: 5 * 1024 * 1024,
     ...options,

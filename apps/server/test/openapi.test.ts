@@ -43,6 +43,11 @@ const ENDPOINTS = [
   { op: 'DELETE /api/projects/{slug}/lock', keyed: true },
   { op: 'GET /api/search/synonyms', keyed: false },
   { op: 'PUT /api/search/synonyms', keyed: true },
+  { op: 'POST /api/keys', keyed: true },
+  { op: 'GET /api/keys', keyed: true },
+  { op: 'GET /api/keys/self', keyed: true },
+  { op: 'DELETE /api/keys/{id}', keyed: true },
+  { op: 'POST /api/keys/{id}/rotate', keyed: true },
   // EXTENSIONS H
   { op: 'PATCH /api/projects/{slug}', keyed: true },
   { op: 'POST /api/projects/duplicates/dismiss', keyed: true },
@@ -58,6 +63,7 @@ const ERRORS: Record<number, string[]> = {
   301: ['Moved Permanently'],
   400: ['Validation error'],
   401: ['Unauthorized'],
+  403: ['Forbidden'],
   404: ['Not Found'],
   408: ['Request Timeout'],
   409: ['Conflict'],
@@ -69,12 +75,12 @@ const ERRORS: Record<number, string[]> = {
 };
 /** The operations of EXTENSIONS H, whose statuses the rules below do not derive. */
 const CURATION: Partial<Record<Op, number[]>> = {
-  'PATCH /api/projects/{slug}': [400, 401, 404, 408, 409, 412, 413, 431, 500],
-  'POST /api/projects/duplicates/dismiss': [400, 401, 404, 408, 409, 413, 431, 500],
-  'DELETE /api/projects/duplicates/dismiss': [400, 401, 404, 408, 409, 413, 431, 500],
-  'PATCH /api/webhooks/{id}': [400, 401, 404, 408, 413, 431, 500],
-  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': [400, 401, 404, 408, 410, 413, 431, 500],
-  'POST /api/webhooks/{id}/ping': [400, 401, 404, 408, 413, 431, 500],
+  'PATCH /api/projects/{slug}': [400, 401, 403, 404, 408, 409, 412, 413, 431, 500],
+  'POST /api/projects/duplicates/dismiss': [400, 401, 403, 404, 408, 409, 413, 431, 500],
+  'DELETE /api/projects/duplicates/dismiss': [400, 401, 403, 404, 408, 409, 413, 431, 500],
+  'PATCH /api/webhooks/{id}': [400, 401, 403, 404, 408, 413, 431, 500],
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': [400, 401, 403, 404, 408, 410, 413, 431, 500],
+  'POST /api/webhooks/{id}/ping': [400, 401, 403, 404, 408, 413, 431, 500],
 };
 function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
   const [method, path] = op.split(' ') as [string, string];
@@ -84,10 +90,12 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     ...(op === 'GET /api/projects/{slug}' || (method === 'GET' && path.includes('/revisions')) ? [301] : []),
     400,
     ...(keyed ? [401] : []),
+    // every keyed operation needs a scope, but the one that tells a key what it may do
+    ...(keyed && path !== '/api/keys/self' ? [403] : []),
     ...(path.includes('{') || path.endsWith('/by-url') ? [404] : []),
     408,
     ...(method === 'PATCH' ||
-    /\/(complete|heartbeat|release|merge|revert|restore|lock)$/.test(path) ||
+    /\/(complete|heartbeat|release|merge|revert|restore|lock|rotate)$/.test(path) ||
     op === 'DELETE /api/projects/{slug}'
       ? [409]
       : []),
@@ -198,7 +206,8 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
 
     it('documents the error statuses of each operation, each in the envelope with its error strings', () => {
       for (const { op, keyed } of ENDPOINTS) {
-        const { 200: success, ...errors } = operation(doc, op).responses;
+        const { 200: ok, 201: created, ...errors } = operation(doc, op).responses;
+        const success = ok ?? created;
         expect(success, op).toBeDefined();
         const documented = Object.fromEntries(
           Object.entries(errors).map(([status, response]) => [status, errorStrings(doc, response)]),
@@ -637,6 +646,64 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(del, await call(del, id), 404);
     });
 
+    it('the named keys', async () => {
+      const create = 'POST /api/keys';
+      const body = { name: 'openapi-test', scopes: ['tasks:read'] };
+      const created = await call(create, {}, { body });
+      conforms(create, created, 201);
+      conforms(create, await call(create, {}, { body: { ...body, scopes: ['nope'] } }), 400);
+      conforms(create, await call(create, {}, { body, key: false }), 401);
+      conforms(create, await call(create, {}, { body, key: created.json.data.key }), 403);
+      conforms(create, await call(create, {}, { ...tooLarge, key: false }), 413);
+      conforms(create, await call(create, {}, { body, ...hugeHeaders }), 431);
+      const list = 'GET /api/keys';
+      conforms(list, await call(list, {}), 200);
+      conforms(list, await s.call('GET', '/api/keys?limit=0'), 400);
+      conforms(list, await call(list, {}, { key: false }), 401);
+      conforms(list, await call(list, {}, hugeHeaders), 431);
+      const self = 'GET /api/keys/self';
+      conforms(self, await call(self, {}), 200);
+      conforms(self, await call(self, {}, { key: created.json.data.key }), 200);
+      conforms(self, await s.call('GET', '/api/keys/self?other=1'), 400);
+      conforms(self, await call(self, {}, { key: false }), 401);
+      conforms(self, await call(self, {}, hugeHeaders), 431);
+      const rotate = 'POST /api/keys/{id}/rotate';
+      const id = { id: created.json.data.id as string };
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: -1 } }), 400);
+      conforms(rotate, await call(rotate, { id: 'no-such-key' }, { body: {} }), 404);
+      conforms(rotate, await call(rotate, id, { body: {}, key: false }), 401);
+      conforms(rotate, await call(rotate, id, { ...tooLarge, key: false }), 413);
+      conforms(rotate, await call(rotate, id, { body: {}, ...hugeHeaders }), 431);
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 0 } }), 200);
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 0 } }), 409);
+      const del = 'DELETE /api/keys/{id}';
+      conforms(del, await call(del, id, { key: false }), 401);
+      conforms(del, await call(del, id, { ...tooLarge, key: false }), 413);
+      conforms(del, await call(del, id, { raw: '[]' }), 400);
+      conforms(del, await call(del, id, hugeHeaders), 431);
+      conforms(del, await call(del, id), 200);
+      conforms(del, await call(del, { id: 'no-such-key' }), 404);
+    });
+
+    it('every keyed operation: 403 for a valid key without its scope', async () => {
+      const none = await s.call('POST', '/api/keys', { body: { name: 'no scopes', scopes: [] } });
+      expect(none.status).toBe(201);
+      for (const { op, keyed } of ENDPOINTS) {
+        if (!keyed || op === 'GET /api/keys/self') continue;
+        const [method] = op.split(' ') as [string];
+        const reply = await call(
+          op,
+          { slug: 'x', id: 'x', revision: '1', deliveryId: '1' },
+          {
+            key: none.json.data.key,
+            ...(method === 'GET' ? {} : { body: {} }),
+          },
+        );
+        conforms(op, reply, 403);
+        expect(reply.json.details[0], op).toMatch(/^scope: this key lacks "[a-z:]+"$/);
+      }
+    });
+
     it('the curation operations (EXTENSIONS H)', async () => {
       const [a, b] = [project(), project()];
       await s.call('POST', '/api/webhook/projects', { body: { projects: [a, b] } });
@@ -772,7 +839,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
         const documented = Object.fromEntries(
           Object.entries(responses).map(([status, response]) => [
             status,
-            status === '200' ? [] : errorStrings(doc, response).sort(),
+            status === '200' || status === '201' ? [] : errorStrings(doc, response).sort(),
           ]),
         );
         const observed = Object.fromEntries(

@@ -49,6 +49,8 @@ export interface Principal {
 /** Resolves a presented key to whom it belongs; null for an unknown, expired or revoked key. */
 export interface KeyVerifier {
   verify(key: string): Promise<Principal | null>;
+  /** Forgets the keys it keeps, so that a revoke or rotation in this process applies at once. */
+  forget?(): void;
 }
 
 /** The bootstrap key (WEBHOOK_API_KEY or the generated one): every scope. */

@@ -17,6 +17,8 @@ export type Meta = OpenApiMeta & {
    * (keyedProcedure refuses to run without it; core's meta test checks both ways).
    */
   scope?: RequiredScope;
+  /** The procedure creates something: REST answers 201 Created instead of 200. */
+  created?: true;
   /**
    * The failures the procedure itself reports, beyond input validation and the key (which
    * every procedure, and every keyed one, may report): they become its documented error responses.

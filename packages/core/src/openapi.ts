@@ -56,6 +56,7 @@ const TAGS: Record<string, string> = {
     'The change feed: every create, update and delete of a project or task, in commit order, from a cursor.',
   webhooks:
     'Webhook subscriptions: the same changes pushed to a URL, signed (Standard Webhooks), at least once.',
+  keys: 'Named keys: who may do what (scopes) and how much (rate limits); shown once, stored as a hash.',
 };
 
 const INFO_DESCRIPTION =
@@ -246,10 +247,15 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
     const kinds = new Set<ErrorKind>([
       'VALIDATION',
       ...(openapi.protect ? (['UNAUTHORIZED'] as const) : []),
+      ...(scope !== undefined && scope !== 'any-key' ? (['FORBIDDEN'] as const) : []),
       ...errors,
       ...transport.errors,
     ]);
-    operation.responses = { 200: operation.responses?.[200], ...errorResponses(kinds) };
+    // a create answers 201 Created (meta.created)
+    const success = (meta as Meta).created ? 201 : 200;
+    const ok = operation.responses?.[200];
+    if (ok && 'description' in ok && success === 201) ok.description = 'Created';
+    operation.responses = { [success]: ok, ...errorResponses(kinds) };
   });
 
   const schemas = { ...document.components?.schemas, ...errorSchemas() };

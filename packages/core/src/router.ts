@@ -1,5 +1,6 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { changesRouter } from './changes/router.ts';
+import { keysRouter } from './keys/router.ts';
 import { projectsRouter } from './projects/router.ts';
 import { searchRouter } from './search/router.ts';
 import { tagsRouter } from './tags/router.ts';
@@ -14,6 +15,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   tags: tagsRouter,
   search: searchRouter,
+  keys: keysRouter,
 });
 
 export type AppRouter = typeof appRouter;

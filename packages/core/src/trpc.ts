@@ -13,6 +13,7 @@ import { AppError, toAppError } from './errors.ts';
 import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
 import type { QueueEvent } from './services/queue-signals.ts';
+import { requestKey } from './services/request-key.ts';
 import { newRequestWrites, requestWrites } from './transaction.ts';
 
 /** The response header that tells which point of the change feed an answer reflects (EXTENSIONS D). */
@@ -96,7 +97,7 @@ export const requireKey = t.middleware(async ({ ctx, meta, next }) => {
       ? ctx.principal
       : await authenticate(ctx.credentials, ctx.keys ?? bootstrapVerifier(ctx.apiKey));
   requireScope(principal, scope);
-  return next({ ctx: { principal } });
+  return requestKey.run(principal, () => next({ ctx: { principal } }));
 });
 
 // Runs after the key check: a body that cannot be parsed supplies no key (401 before 400).

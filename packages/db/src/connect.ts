@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -68,6 +68,8 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   const target = parseDatabaseUrl(url);
   let pool: pg.Pool;
   let release = async () => {};
+  // the embedded database's directory made its owner's only again as it closes
+  let ownerOnlyAgain = () => {};
   let listen: DatabaseHandle['listen'];
   if (target.kind === 'postgres') {
     const url = target.url;
@@ -85,10 +87,18 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     let lock: DirectoryLock | undefined;
     let lite: PGlite;
     if (target.kind === 'pglite') {
-      mkdirSync(target.dir, { recursive: true });
+      mkdirSync(target.dir, { recursive: true, mode: 0o700 });
       lock = acquireDirectoryLock(target.dir);
+      // EXTENSIONS G: the database's files (its WAL holds webhook secrets) are its owner's only,
+      // whatever the umask. PGlite sets the modes of the files it writes itself (0666), so the
+      // tree is made so after it opens and again when it closes; the directories are 0700 from
+      // the start, so no other user can reach a file inside in between, whatever its mode.
+      ownerOnly(target.dir);
+      const dir = target.dir;
+      ownerOnlyAgain = () => ownerOnly(dir);
       try {
         lite = await PGlite.create(target.dir);
+        ownerOnly(target.dir);
       } catch (err) {
         lock.release();
         throw err;
@@ -108,6 +118,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     release = async () => {
       await lite.close();
       lock?.release();
+      ownerOnlyAgain();
     };
   }
   // A connection that breaks (server restart, network) must not crash the process. pg emits
@@ -173,4 +184,14 @@ async function listenOnPostgres(url: string, channel: string, onNotify: () => vo
     clearTimeout(retry);
     await client?.end().catch(() => {});
   };
+}
+
+/** Makes a directory tree its owner's only: directories 0700, files 0600 (symbolic links left alone). */
+export function ownerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) ownerOnly(path);
+    else if (entry.isFile()) chmodSync(path, 0o600);
+  }
 }

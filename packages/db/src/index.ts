@@ -23,6 +23,18 @@ export {
   type RevisionSummaryRow,
 } from './history/read.ts';
 export { insertRevisions, type NewRevision, pruneRevisions } from './history/write.ts';
+export {
+  endKey,
+  ensureAdminKey,
+  findKeyByHash,
+  findKeyById,
+  insertKey,
+  type KeyRow,
+  listKeys,
+  type NewKey,
+  sharedSecret,
+  touchKeys,
+} from './keys/keys.ts';
 export { lockKeys } from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
 export { findAliasTarget, findMergeTarget, findSlugHolder } from './projects/aliases.ts';

@@ -12,6 +12,7 @@ import * as readModel from './migrations/2026_11_25_000720_read_model.ts';
 import * as history from './migrations/2026_11_25_000800_history.ts';
 import * as writePath from './migrations/2026_11_26_000900_write_path.ts';
 import * as curation from './migrations/2026_11_26_000950_curation.ts';
+import * as apiKeys from './migrations/2026_11_26_000960_api_keys.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_000800_history': history,
   '2026_11_26_000900_write_path': writePath,
   '2026_11_26_000950_curation': curation,
+  '2026_11_26_000960_api_keys': apiKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

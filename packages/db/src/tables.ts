@@ -192,6 +192,37 @@ export interface ProjectRevisionsTable {
   name_en: string | null;
   body_hash: string;
   project: ColumnType<unknown, string, string>;
+  /** The named key that made it (migration 2026_11_26_000960_api_keys); null: the bootstrap key. */
+  key_id: string | null;
+  key_name: string | null;
+}
+
+/** Named keys (migration 2026_11_26_000960_api_keys): the SHA-256 of each key, never the key. */
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  hash: string;
+  start: string;
+  scopes: string[];
+  created_at: Generated<Date>;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  rate_limit_requests: number | null;
+  rate_limit_window_seconds: number | null;
+  admin: Generated<boolean>;
+}
+
+/** rate-limiter-flexible's counters (RateLimiterPostgres). */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: string | null;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
 }
 
 /** Pairs of projects said to be distinct (migration 2026_11_26_000950_curation): project_a < project_b. */
@@ -219,6 +250,9 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   project_revisions: ProjectRevisionsTable;
   duplicate_dismissals: DuplicateDismissalsTable;
+  api_keys: ApiKeysTable;
+  rate_limits: RateLimitsTable;
+  server_secrets: ServerSecretsTable;
 }
 
 /** The columns of a project as the API shows it (the search columns are the service's own). */

@@ -57,6 +57,11 @@ export interface DirectoryClient {
     follow(options?: FollowOptions): AsyncGenerator<Change, void, undefined>;
   };
   webhooks: Endpoints['webhooks'];
+  /**
+   * Named keys (EXTENSIONS G): `create` and `rotate` answer the key once; `list`, `revoke` need
+   * keys:admin; `self()` tells any key what it may do.
+   */
+  keys: Endpoints['keys'];
   /** Search synonyms: `synonyms()` reads the sets, `replaceSynonyms({ sets })` replaces them all. */
   search: Endpoints['search'];
   /**
@@ -123,6 +128,7 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
       follow: (followOptions) => follow(listChanges, followOptions),
     },
     webhooks: endpointsOf(send, 'webhooks'),
+    keys: endpointsOf(send, 'keys'),
     runWorker: (workerOptions) => runWorker(tasks, workerOptions),
   };
 }

@@ -107,6 +107,15 @@ export const ROUTES = {
     // replacing all sets with the same sets again is harmless
     replaceSynonyms: { method: 'PUT', path: '/api/search/synonyms', repeatable: true },
   },
+  keys: {
+    // a create or rotate repeated after it took effect would make a second key
+    create: { method: 'POST', path: '/api/keys', repeatable: false },
+    list: { method: 'GET', path: '/api/keys', repeatable: true },
+    self: { method: 'GET', path: '/api/keys/self', repeatable: true },
+    // revoking a revoked key changes nothing and answers the same
+    revoke: { method: 'DELETE', path: '/api/keys/{id}', repeatable: true },
+    rotate: { method: 'POST', path: '/api/keys/{id}/rotate', repeatable: false },
+  },
 } as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
 
 /** The method, URL and body of one call: path parameters from the input, the rest in the query or body. */

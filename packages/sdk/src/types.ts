@@ -93,6 +93,10 @@ export type Inputs = {
     list: ListTasksInput;
     complete: CompleteTaskInput;
   };
+  keys: Omit<RouterInputs['keys'], 'list' | 'self'> & {
+    list: { limit?: number; cursor?: string } | undefined;
+    self: Record<never, never> | undefined;
+  };
 };
 
 /** One method per endpoint; each resolves to the full success body of the REST response. */

@@ -8,11 +8,12 @@ export const ACTOR_MAX = 100;
  * trimmed; absent or blank is null. A header can carry only Latin-1, so a name in another script
  * is sent percent-encoded (UTF-8, as `encodeURIComponent` does; the SDK and the CLI do it) and
  * decoded here; a value that is not valid percent-encoding is kept as sent. More than 100
- * characters, or control characters, is 400 — it is the client's mistake, reported rather than cut.
+ * characters, or control or format characters (Unicode Cc, Cf), is 400 — it is the client's mistake, reported rather than cut.
  */
-export function actorOf(ctx: Pick<Context, 'actor'>): string | null {
+export function actorOf(ctx: Pick<Context, 'actor' | 'principal'>): string | null {
   const raw = Array.isArray(ctx.actor) ? ctx.actor.join(', ') : ctx.actor;
-  if (raw === undefined) return null;
+  // EXTENSIONS G: without the header, a named key's name (the bootstrap key names no one)
+  if (raw === undefined) return ctx.principal?.id ? ctx.principal.name : null;
   let value = raw.trim();
   if (/%[0-9a-fA-F]{2}/.test(value)) {
     try {
@@ -24,8 +25,11 @@ export function actorOf(ctx: Pick<Context, 'actor'>): string | null {
   if (value === '') return null;
   if ([...value].length > ACTOR_MAX)
     throw new AppError('VALIDATION', [`header X-Directory-Actor: Must be at most ${ACTOR_MAX} characters`]);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(value))
-    throw new AppError('VALIDATION', ['header X-Directory-Actor: Must not contain control characters']);
+  // EXTENSIONS G: no control (Cc) or format (Cf) character — a bidi override (U+202E) or a
+  // zero-width character would make history show another name than the one stored
+  if (/[\p{Cc}\p{Cf}]/u.test(value))
+    throw new AppError('VALIDATION', [
+      'header X-Directory-Actor: Must not contain control or format characters (such as bidi overrides or zero-width characters)',
+    ]);
   return value;
 }

@@ -34,6 +34,7 @@ export const listRevisionsMeta: Meta = {
           source: 'sample',
           taskId: null,
           actor: 'alice',
+          key: null,
           at: '2026-11-24T16:02:41.003Z',
         },
       ],

@@ -17,7 +17,14 @@ export const RevisionSummary = z
       .string()
       .nullable()
       .meta({ description: 'The task whose completion wrote it (via "complete")' }),
-    actor: z.string().nullable().meta({ description: 'The `X-Directory-Actor` header of the request' }),
+    actor: z.string().nullable().meta({
+      description:
+        'The `X-Directory-Actor` header of the request, else the name of the named key that made it',
+    }),
+    key: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .meta({ description: 'The named key that made it (its name then); null: the bootstrap key' }),
     slug: z.string(),
     name: z.string(),
     nameEn: z.string().nullable(),
@@ -40,6 +47,7 @@ export function toRevisionSummary(row: RevisionSummaryRow): z.infer<typeof Revis
     source: row.source,
     taskId: row.task_id,
     actor: row.actor,
+    key: row.key_id === null ? null : { id: row.key_id, name: row.key_name ?? '' },
     slug: row.slug,
     name: row.name,
     nameEn: row.name_en,
@@ -55,6 +63,7 @@ export const EXAMPLE_REVISION = {
   source: 'crawler',
   taskId: ex.TASK_ID,
   actor: 'crawler-7',
+  key: { id: 'k3v9q2m8x1c4b7n5z6', name: 'crawler-fleet' },
   slug: ex.QWEN_SLUG,
   name: ex.QWEN_INPUT.name,
   nameEn: ex.QWEN_INPUT.nameEn,

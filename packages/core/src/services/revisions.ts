@@ -10,6 +10,7 @@ import {
 import { projectBody } from '../domain/revision-body.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { type Project, toProject } from '../schemas/project.ts';
+import { currentNamedKey } from './request-key.ts';
 
 /**
  * Every write path of a project calls this after its writes, in its transaction, while it holds
@@ -64,6 +65,7 @@ function revisionOf(row: ProjectDetailRow, action: RevisionAction, how: Revision
  */
 export function revisionOfBody(project: Project, action: RevisionAction, how: RevisionContext): NewRevision {
   const { body, hash } = projectBody(project);
+  const key = currentNamedKey();
   return {
     projectId: project.id,
     action,
@@ -71,6 +73,8 @@ export function revisionOfBody(project: Project, action: RevisionAction, how: Re
     source: project.source,
     taskId: how.taskId ?? null,
     actor: how.actor,
+    keyId: key?.id ?? null,
+    keyName: key?.name ?? null,
     slug: project.slug,
     name: project.name,
     nameEn: project.nameEn,

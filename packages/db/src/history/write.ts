@@ -10,6 +10,9 @@ export interface NewRevision {
   source: string | null;
   taskId: string | null;
   actor: string | null;
+  /** The named key that made it; null: the bootstrap key, or no key. */
+  keyId: string | null;
+  keyName: string | null;
   slug: string;
   name: string;
   nameEn: string | null;
@@ -32,16 +35,16 @@ export async function insertRevisions(
   if (revisions.length === 0) return numbers;
   const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
   const { rows } = await sql<{ project_id: string; revision: number }>`
-    insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, slug, name,
-      name_en, body_hash, project)
-    select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.slug,
-      u.name, u.name_en, u.body_hash, u.body::json
+    insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id, key_name,
+      slug, name, name_en, body_hash, project)
+    select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.key_id,
+      u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json
     from unnest(
       ${col((r) => r.projectId)}::text[], ${col((r) => r.action)}::text[], ${col((r) => r.via)}::text[],
       ${col((r) => r.source)}::text[], ${col((r) => r.taskId)}::text[], ${col((r) => r.actor)}::text[],
-      ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
+      ${col((r) => r.keyId)}::text[], ${col((r) => r.keyName)}::text[], ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
       ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[]
-    ) as u(project_id, action, via, source, task_id, actor, slug, name, name_en, body_hash, body)
+    ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body)
     left join lateral (
       select revision, body_hash from project_revisions where project_id = u.project_id order by revision desc limit 1
     ) l on true

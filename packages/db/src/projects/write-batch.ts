@@ -135,16 +135,17 @@ export async function writeProjectBatch(
         returning 1
       ),
       revisions as (
-        insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, slug, name,
-          name_en, body_hash, project)
+        insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id,
+          key_name, slug, name, name_en, body_hash, project)
         select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor,
-          u.slug, u.name, u.name_en, u.body_hash, u.body::json
+          u.key_id, u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json
         from unnest(
           ${rev((r) => r.projectId)}::text[], ${rev((r) => r.action)}::text[], ${rev((r) => r.via)}::text[],
           ${rev((r) => r.source)}::text[], ${rev((r) => r.taskId)}::text[], ${rev((r) => r.actor)}::text[],
+          ${rev((r) => r.keyId)}::text[], ${rev((r) => r.keyName)}::text[],
           ${rev((r) => r.slug)}::text[], ${rev((r) => r.name)}::text[], ${rev((r) => r.nameEn)}::text[],
           ${rev((r) => r.bodyHash)}::text[], ${rev((r) => r.body)}::text[]
-        ) as u(project_id, action, via, source, task_id, actor, slug, name, name_en, body_hash, body)
+        ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body)
         left join lateral (
           select revision, body_hash from project_revisions where project_id = u.project_id
           order by revision desc limit 1

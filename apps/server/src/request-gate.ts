@@ -1,0 +1,147 @@
+import type { AppRouter, Meta } from '@directory/core';
+import {
+  AppError,
+  headerKey,
+  type KeyVerifier,
+  type Principal,
+  requireScope,
+  toAppError,
+  unauthorized,
+} from '@directory/core/server';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { type RateLimits, rateLimitHeaders } from './rate-limit.ts';
+import { MAX_BODY_DEPTH, nestsDeeperThan, readBodyText } from './read-body.ts';
+import { sendError } from './rest-adapter.ts';
+
+/** EXTENSIONS G: a tRPC batch holds at most this many calls (more is 400). */
+export const MAX_BATCH_CALLS = 10;
+
+/** The procedures a /trpc request calls: one, or the calls of a batch (`?batch=1`). */
+export function trpcCalls(req: Request): string[] {
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path.replace(/^\//, ''));
+  } catch {
+    return [req.path];
+  }
+  return req.query.batch === '1' || req.query.batch === 'true' ? path.split(',') : [path];
+}
+
+/**
+ * The key a request sent in a header, looked up once for the whole request (kept in
+ * res.locals.principal: a Principal, or null for a wrong key; absent when none was sent).
+ */
+async function headerPrincipal(
+  req: Request,
+  res: Response,
+  keys: KeyVerifier,
+): Promise<Principal | null | undefined> {
+  if ('principal' in res.locals) return res.locals.principal as Principal | null;
+  const sent = headerKey(req.headers['x-api-key'], req.headers.authorization);
+  if (sent === undefined) return undefined;
+  const principal = sent === '' ? null : await keys.verify(sent);
+  res.locals.principal = principal;
+  return principal;
+}
+
+/**
+ * The rate limits of EXTENSIONS G, before anything else of a request: a request with a valid
+ * key in a header counts against that key (its own limit, else RATE_LIMIT_KEY_PER_MINUTE),
+ * any other against its client address (RATE_LIMIT_ANON_PER_MINUTE); each call of a tRPC batch
+ * counts as one request, and a batch of more than 10 calls is refused first.
+ */
+export function rateLimitGate(options: {
+  keys: KeyVerifier;
+  limits: RateLimits;
+  trpc?: boolean;
+}): RequestHandler {
+  const { keys, limits } = options;
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      let calls = 1;
+      if (options.trpc) {
+        calls = trpcCalls(req).length;
+        if (calls > MAX_BATCH_CALLS)
+          return sendError(
+            res,
+            new AppError('VALIDATION', [
+              `batch: At most ${MAX_BATCH_CALLS} calls per request (got ${calls})`,
+            ]),
+          );
+      }
+      const principal = await headerPrincipal(req, res, keys);
+      const policy = limits.policyOf(principal, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      if (!policy) return next();
+      const outcome = await limits.take(policy, calls);
+      for (const [name, value] of Object.entries(rateLimitHeaders(policy, outcome)))
+        res.setHeader(name, value);
+      if (outcome.allowed) return next();
+      res.setHeader('Retry-After', String(outcome.resetSeconds));
+      const per = policy.name === 'key' ? 'API key' : 'client address';
+      sendError(
+        res,
+        new AppError('RATE_LIMITED', [
+          `Rate limit exceeded: at most ${policy.requests} requests per ${policy.windowSeconds} s per ${per}; retry after the time in the Retry-After header`,
+        ]),
+      );
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/**
+ * /trpc before tRPC reads anything (EXTENSIONS G): a key sent in a header that is wrong (401)
+ * or lacks the scope of a keyed call of the request (403) is refused before the body is read;
+ * then the body is read within the size limit (413) and to a nesting depth of 64 (400), and
+ * handed to tRPC as text.
+ */
+export function trpcGate(options: {
+  router: AppRouter;
+  keys: KeyVerifier;
+  bodyLimitBytes: number;
+}): RequestHandler {
+  const procedures = options.router._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const scopes = trpcCalls(req).flatMap((call) => {
+        const scope = procedures[call]?._def.meta?.scope;
+        return scope === undefined ? [] : [scope];
+      });
+      const principal = await headerPrincipal(req, res, options.keys);
+      if (scopes.length > 0 && principal !== undefined) {
+        if (principal === null) throw unauthorized();
+        for (const scope of scopes) requireScope(principal, scope);
+      }
+      if (req.method === 'POST') {
+        const text = await readBodyText(req, options.bodyLimitBytes);
+        if (text === undefined)
+          throw new AppError('PAYLOAD_TOO_LARGE', [`body: Must be at most ${options.bodyLimitBytes} bytes`]);
+        if (nestsDeeperThan(text, MAX_BODY_DEPTH))
+          throw new AppError('VALIDATION', [
+            `body: Must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
+          ]);
+        // tRPC takes a string body as the body's text (and parses it once)
+        (req as { body?: unknown }).body = text === '' ? undefined : text;
+      }
+      next();
+    } catch (err) {
+      sendError(res, toAppError(err));
+    }
+  };
+}
+
+/** /metrics: a key with `metrics:read` unless METRICS_PUBLIC=1 (EXTENSIONS G). */
+export function metricsGate(options: { keys: KeyVerifier; public: boolean }): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (options.public) return next();
+    try {
+      const principal = await headerPrincipal(req, res, options.keys);
+      if (!principal) throw unauthorized();
+      requireScope(principal, 'metrics:read');
+      next();
+    } catch (err) {
+      sendError(res, toAppError(err));
+    }
+  };
+}

@@ -1,0 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Principal } from '../auth.ts';
+
+/**
+ * The key of the request being answered, set by the key check (trpc.ts requireKey) for
+ * everything the procedure does: the revisions a write stores record it (EXTENSIONS G, "who
+ * wrote it") without every write path passing it along.
+ */
+export const requestKey = new AsyncLocalStorage<Principal>();
+
+/** `{id, name}` of the named key of the current request; null for the bootstrap key or none. */
+export function currentNamedKey(): { id: string; name: string } | null {
+  const principal = requestKey.getStore();
+  return principal?.id ? { id: principal.id, name: principal.name } : null;
+}
