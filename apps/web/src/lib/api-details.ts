@@ -4,7 +4,7 @@
  */
 
 /** A link another project owns now (revert, restore, edit: 409 `links.N.url: The url "…" now belongs to project "…"`). */
-export interface TakenLink {
+interface TakenLink {
   url: string;
   slug: string;
 }

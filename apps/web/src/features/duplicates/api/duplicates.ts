@@ -5,7 +5,6 @@ import { request } from '../../../lib/api-client.ts';
 
 type Duplicates = RouterOutputs['projects']['duplicates'];
 export type DuplicateGroup = Duplicates['groups'][number];
-export type Dismissal = NonNullable<Duplicates['dismissals']>[number];
 
 export const listDuplicates = (cursor: string | null, signal?: AbortSignal) =>
   request((client) => client.projects.duplicates({ limit: 20, ...(cursor && { cursor }) }), {

@@ -4,7 +4,6 @@ import { request } from '../../../lib/api-client.ts';
 // EXTENSIONS.md C and H: webhooks, their deliveries, redeliver, ping.
 
 export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
-export type Delivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number];
 
 const keyed = { key: true } as const;
 
