@@ -39,6 +39,17 @@ const OPERATIONS = [
   'DELETE /api/projects/{slug}/lock',
   'GET /api/search/synonyms',
   'PUT /api/search/synonyms',
+  'PATCH /api/projects/{slug}',
+  'POST /api/projects/duplicates/dismiss',
+  'DELETE /api/projects/duplicates/dismiss',
+  'PATCH /api/webhooks/{id}',
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  'POST /api/webhooks/{id}/ping',
+  'POST /api/keys',
+  'GET /api/keys',
+  'GET /api/keys/self',
+  'DELETE /api/keys/{id}',
+  'POST /api/keys/{id}/rotate',
 ];
 
 // The docs page does not depend on the database: PGlite only.
