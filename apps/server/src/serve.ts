@@ -60,10 +60,10 @@ try {
   cannotStart(`cannot read or make the API key: ${(err as Error).message}`);
 }
 
-// What every process of the deployment must share, logged once so that processes can be compared
-// (GET /healthz?verbose=1 answers the same).
+// What every process of the deployment must share, logged once it listens (after the banner, and
+// not by a process that cannot start) so that processes can be compared (GET /healthz?verbose=1
+// answers the same).
 const shared = sharedSettings(config, apiKey.key, await databaseIdentity(handle.db));
-logger.info(shared, 'settings that must match across processes');
 
 // The change feed: one listening connection wakes this process's long-polls and dispatcher.
 const feed = new ChangeSignal();
@@ -176,6 +176,7 @@ server.once('listening', () => {
   // (Of several processes, the first says it.)
   const banner = startBanner({ isTTY: process.stdout.isTTY, host: config.host, port });
   if (banner && (cluster.worker?.id ?? 1) === 1) console.log(banner);
+  logger.info(shared, 'settings that must match across processes');
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
   startReadModel();
 });
