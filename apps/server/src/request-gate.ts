@@ -8,6 +8,7 @@ import {
   toAppError,
   unauthorized,
 } from '@directory/core/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type RateLimits, rateLimitHeaders } from './rate-limit.ts';
 import { MAX_BODY_DEPTH, nestsDeeperThan, readBodyText } from './read-body.ts';
@@ -25,6 +26,24 @@ export function trpcCalls(req: Request): string[] {
     return [req.path];
   }
   return req.query.batch === '1' || req.query.batch === 'true' ? path.split(',') : [path];
+}
+
+/**
+ * A refusal of a /trpc request before tRPC reads it, in tRPC's own error shape (the one the
+ * router's errorFormatter gives), so that tRPC clients read it as they read any error: one
+ * `{error}` per call of a batch, `{error}` alone otherwise. Status and envelope as REST's.
+ */
+export function sendTrpcError(req: Request, res: Response, err: AppError): void {
+  const shape = {
+    error: {
+      message: err.details[0] ?? err.message,
+      code: TRPC_ERROR_CODES_BY_KEY[err.code],
+      data: { code: err.code, httpStatus: err.status, ...err.body },
+    },
+  };
+  const batch = req.query.batch === '1' || req.query.batch === 'true';
+  const calls = batch ? trpcCalls(req).length : 1;
+  res.status(err.status).json(batch ? Array.from({ length: calls }, () => shape) : shape);
 }
 
 /**
@@ -62,7 +81,8 @@ export function rateLimitGate(options: {
       if (options.trpc) {
         calls = trpcCalls(req).length;
         if (calls > MAX_BATCH_CALLS)
-          return sendError(
+          return sendTrpcError(
+            req,
             res,
             new AppError('VALIDATION', [
               `batch: At most ${MAX_BATCH_CALLS} calls per request (got ${calls})`,
@@ -78,8 +98,7 @@ export function rateLimitGate(options: {
       if (outcome.allowed) return next();
       res.setHeader('Retry-After', String(outcome.resetSeconds));
       const per = policy.name === 'key' ? 'API key' : 'client address';
-      sendError(
-        res,
+      (options.trpc ? (e: AppError) => sendTrpcError(req, res, e) : (e: AppError) => sendError(res, e))(
         new AppError('RATE_LIMITED', [
           `Rate limit exceeded: at most ${policy.requests} requests per ${policy.windowSeconds} s per ${per}; retry after the time in the Retry-After header`,
         ]),
@@ -126,7 +145,7 @@ export function trpcGate(options: {
       }
       next();
     } catch (err) {
-      sendError(res, toAppError(err));
+      sendTrpcError(req, res, toAppError(err));
     }
   };
 }

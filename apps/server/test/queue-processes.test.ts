@@ -152,7 +152,7 @@ describe.skipIf(!POSTGRES_URL)('the task queue across processes on PostgreSQL', 
     }
     const [{ n }] = await sql(`select count(*)::int as n from projects`);
     expect(n).toBe(5);
-    const metrics = (await a.call('GET', '/metrics', { key: false })).text;
+    const metrics = (await a.call('GET', '/metrics')).text;
     expect(metrics).toMatch(/discovery_queue_events_total\{event="fenced"\} [1-9]/);
   }, 60_000);
 

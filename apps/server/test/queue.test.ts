@@ -343,7 +343,7 @@ describe.each(targets)('the task queue on $name', (target) => {
     for (const { status, n } of counts) expect(stats.counts[status]).toBe(n);
     expect(stats).toMatchObject({ claimable: 1, delayed: 1, leased: 1 });
     expect(stats.oldestClaimableAgeSeconds).toBeGreaterThanOrEqual(0);
-    const metrics = (await s.call('GET', '/metrics', { key: false })).text;
+    const metrics = (await s.call('GET', '/metrics')).text;
     expect(metrics).toMatch(/discovery_queue_events_total\{event="claimed"\} [1-9]/);
     expect(metrics).toMatch(/discovery_queue_events_total\{event="released"\} [1-9]/);
     expect(metrics).toMatch(/discovery_queue_events_total\{event="fenced"\} [1-9]/);

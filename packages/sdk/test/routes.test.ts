@@ -26,13 +26,15 @@ describe('the SDK route table', () => {
     expect(sdk).toEqual(serverRoutes());
   });
 
-  it('marks exactly the deletes, status change, complete, claim, release, merge, restore, edit, redeliver and webhook create as not repeatable', () => {
+  it('marks exactly the deletes, status change, complete, claim, release, merge, restore, edit, redeliver, webhook create and key create and rotate as not repeatable', () => {
     const once = Object.entries(ROUTES).flatMap(([namespace, routes]) =>
       Object.entries(routes)
         .filter(([, r]) => !r.repeatable)
         .map(([name]) => `${namespace}.${name}`),
     );
     expect(once.sort()).toEqual([
+      'keys.create',
+      'keys.rotate',
       'projects.delete',
       'projects.edit',
       'projects.merge',
