@@ -17,6 +17,7 @@ const WORKSPACE_PATHS = {
   '@directory/core/server': ['packages/core/src/server.ts'],
   '@directory/core/lock-fields': ['packages/core/src/schemas/lock-fields.ts'],
   '@directory/core/url-rule': ['packages/core/src/schemas/url-rule.ts'],
+  '@directory/core/scopes': ['packages/core/src/domain/scopes.ts'],
   '@directory/db': ['packages/db/src/index.ts'],
   '@directory/search': ['packages/search/src/index.ts'],
   '@directory/sdk': ['packages/sdk/src/index.ts'],

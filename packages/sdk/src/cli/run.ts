@@ -7,17 +7,21 @@ import { type Command, parseInvocation, stringOption } from './args.ts';
 import { addTasks } from './commands/add-tasks.ts';
 import { changes } from './commands/changes.ts';
 import { checkUrls } from './commands/check-urls.ts';
+import { createKey } from './commands/create-key.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { diffRevisions } from './commands/diff-revisions.ts';
 import { getProject } from './commands/get-project.ts';
 import { history } from './commands/history.ts';
 import { importProjects } from './commands/import-projects.ts';
 import { listDuplicates } from './commands/list-duplicates.ts';
+import { listKeys } from './commands/list-keys.ts';
 import { listTags } from './commands/list-tags.ts';
 import { listTasks } from './commands/list-tasks.ts';
 import { lockProject, unlockProject } from './commands/lock-project.ts';
 import { mergeProjects } from './commands/merge-projects.ts';
 import { revertProject } from './commands/revert-project.ts';
+import { revokeKey } from './commands/revoke-key.ts';
+import { rotateKey } from './commands/rotate-key.ts';
 import { searchProjects } from './commands/search-projects.ts';
 import { taskStats } from './commands/task-stats.ts';
 import { work } from './commands/work.ts';
@@ -49,6 +53,10 @@ export const COMMANDS: Command[] = [
   lockProject,
   unlockProject,
   changes,
+  createKey,
+  listKeys,
+  revokeKey,
+  rotateKey,
 ];
 
 /** The whole CLI: parses `argv`, runs the command against `io`, and resolves to the exit code. */

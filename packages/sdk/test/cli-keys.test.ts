@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startServer, type TestServer } from '@directory/server/test/helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer({ postgres: false });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** The CLI as its own process, with the test server's bootstrap key unless `key` is given. */
+async function cli(args: string[], key = server.key) {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of ['WEBHOOK_API_KEY', 'PORT', 'DATABASE_URL']) delete env[name];
+  Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: key });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  child.stdin.end();
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  // the key the command was run with is never printed
+  expect(stdout + stderr).not.toContain(key);
+  return { code, stdout, stderr };
+}
+
+const KEY = /^dir_[1-9A-HJ-NP-Za-km-z]{40,}$/;
+
+describe('directory keys (EXTENSIONS G)', () => {
+  it('creates a key shown once, lists it, rotates it with a grace period and revokes it', async () => {
+    const made = await cli([
+      'keys',
+      'create',
+      '--name',
+      'crawler-fleet',
+      '--scopes',
+      'tasks:write,projects:write',
+      '--rate-limit',
+      '600/60',
+    ]);
+    expect(made.code).toBe(0);
+    const key = made.stdout.trim();
+    expect(key).toMatch(KEY);
+    expect(made.stderr).toContain('Created the key "crawler-fleet"');
+    expect(made.stderr).toContain('scopes tasks:write, projects:write');
+    expect(made.stderr).toContain('This is the only time the key is shown');
+
+    // the key works for what its scopes allow, and is refused the rest in the envelope's words
+    expect((await cli(['tasks', 'stats'], key)).code).toBe(0);
+    const refused = await cli(['keys', 'list'], key);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('error: 403 Forbidden: scope: this key lacks "keys:admin"\n');
+
+    const list = await cli(['keys', 'list']);
+    expect(list.code).toBe(0);
+    const [header, row] = list.stdout.split('\n');
+    expect(header).toMatch(/^ID +NAME +KEY +SCOPES +CREATED +LAST USED +STATE$/);
+    expect(row).toContain('crawler-fleet');
+    expect(row).toContain(`${key.slice(0, 12)}…`);
+    expect(row).toContain('tasks:write,projects:write');
+    expect(row).toMatch(/ active$/);
+    expect(list.stdout).not.toContain(key);
+    const json = JSON.parse((await cli(['keys', 'list', '--json'])).stdout);
+    const record = json.data.find((k: { name: string }) => k.name === 'crawler-fleet');
+    expect(record).toMatchObject({ scopes: ['tasks:write', 'projects:write'], revokedAt: null });
+    expect(record.lastUsedAt).not.toBeNull();
+
+    const rotated = await cli(['keys', 'rotate', record.id, '--grace', '3600']);
+    expect(rotated.code).toBe(0);
+    const next = rotated.stdout.trim();
+    expect(next).toMatch(KEY);
+    expect(next).not.toBe(key);
+    expect(rotated.stderr).toContain(`The old key (${record.id}) works until about`);
+    expect(rotated.stderr).toContain('Rotated the key "crawler-fleet"');
+    // both work during the grace period
+    expect((await cli(['tasks', 'stats'], key)).code).toBe(0);
+    expect((await cli(['tasks', 'stats'], next)).code).toBe(0);
+    const after = (await cli(['keys', 'list'])).stdout;
+    expect(after).toMatch(
+      new RegExp(`^${record.id} .* until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ$`, 'm'),
+    );
+
+    const newId = JSON.parse((await cli(['keys', 'list', '--json'])).stdout).data[0].id as string;
+    const revoked = await cli(['keys', 'revoke', newId]);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(revoked.stdout).toBe(`Revoked the key "crawler-fleet" (${newId}, ${next.slice(0, 12)}…)\n`);
+    const gone = await cli(['tasks', 'stats'], next);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('401 Unauthorized');
+    expect((await cli(['keys', 'list'])).stdout).toMatch(new RegExp(`^${newId} .* revoked$`, 'm'));
+  });
+
+  it('says what is wrong: unknown scope, no name, unknown id, a revoked key rotated', async () => {
+    const scope = await cli(['keys', 'create', '--name', 'x', '--scopes', 'curate,admin']);
+    expect(scope.code).toBe(2);
+    expect(scope.stderr).toMatch(
+      /^error: unknown scope 'admin'; scopes: projects:write, .* \(see 'directory keys create --help'\)\n$/,
+    );
+    const name = await cli(['keys', 'create', '--scopes', 'curate']);
+    expect(name.stderr).toBe("error: --name is required (see 'directory keys create --help')\n");
+    const long = await cli(['keys', 'create', '--name', 'n'.repeat(101), '--scopes', 'curate']);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(/^error: 400 Validation error: name: Too big/);
+    const unknown = await cli(['keys', 'revoke', 'no-such-key']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: .+\n$/);
+
+    const json = JSON.parse(
+      (await cli(['keys', 'create', '--name', 'short-lived', '--scopes', 'curate', '--json'])).stdout,
+    );
+    expect(json).toMatchObject({ success: true, data: { name: 'short-lived', scopes: ['curate'] } });
+    expect(json.data.key).toMatch(KEY);
+    expect((await cli(['keys', 'revoke', json.data.id, '--json'])).code).toBe(0);
+    const again = await cli(['keys', 'rotate', json.data.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^error: .+\n$/);
+    const help = await cli(['keys', '--help']);
+    for (const sub of ['create', 'list', 'revoke', 'rotate']) expect(help.stdout).toContain(`keys ${sub}`);
+  });
+});
