@@ -7,7 +7,7 @@
  */
 export interface CachedAnswer {
   version: number;
-  body: string;
+  body: Buffer;
   etag: string;
   link: string | undefined;
 }
@@ -48,4 +48,4 @@ export class ResponseCache {
   }
 }
 
-const size = (key: string, e: CachedAnswer) => 2 * (key.length + e.body.length) + 200;
+const size = (key: string, e: CachedAnswer) => 2 * key.length + e.body.length + 200;

@@ -16,6 +16,7 @@ import {
   type Principal,
   type ReadModel,
   readCredentials,
+  renderJson,
   requireScope,
   toAppError,
   unauthorized,
@@ -130,14 +131,15 @@ export function sendError(res: Response, error: AppError): void {
  * A GET's 200 with a weak ETag of its body; `If-None-Match` naming it answers 304 without one
  * (a client polling a project or a page it has pays no body while nothing changed).
  */
-function sendWithEtag(req: Request, res: Response, output: unknown): { body: string; etag: string } {
-  const body = JSON.stringify(output);
+function sendWithEtag(req: Request, res: Response, output: unknown): { body: Buffer; etag: string } {
+  // the bytes of JSON.stringify(output), written from the parts kept rendered (render-json.ts)
+  const body = renderJson(output);
   const etag = etagOf(body);
   sendBody(req, res, body, etag);
   return { body, etag };
 }
 
-function sendBody(req: Request, res: Response, body: string, etag: string): void {
+function sendBody(req: Request, res: Response, body: Buffer, etag: string): void {
   res.setHeader('ETag', etag);
   const given = req.headers['if-none-match'];
   if (given?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {

@@ -68,6 +68,11 @@ describe.each(targets)('answers of the read model match their schemas on $name',
       const first = await s.call('GET', url, { key: false });
       expect(first.status, url).toBe(200);
       const answers = [first.json];
+      // the bytes written (render-json.ts: kept renderings of projects) are JSON.stringify's
+      expect(first.text, url).toBe(JSON.stringify(first.json));
+      // …the second time too, from the kept renderings
+      const again = await s.call('GET', url, { key: false });
+      expect(again.text, url).toBe(first.text);
       if (next) {
         expect(first.json.nextCursor, url).toEqual(expect.any(String));
         const sep = url.includes('?') ? '&' : '?';

@@ -30,6 +30,7 @@ export * as examples from './examples.ts';
 export { createAdminKeyIfNone } from './keys/admin-key.ts';
 export { openApiDocument } from './openapi.ts';
 export { ReadModel } from './read-model/read-model.ts';
+export { renderJson } from './render-json.ts';
 export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/url-rule.ts';
 export { KEY_CACHE_MS, KeyStore, TOUCH_INTERVAL_MS } from './services/key-store.ts';
 export type { QueueEvent } from './services/queue-signals.ts';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * `W/"<sha1 of the body, base64url>"`. Every GET carries it; endpoint 2's is what
  * `PATCH /api/projects/{slug}` takes in `If-Match` (EXTENSIONS H).
  */
-export function etagOf(body: string): string {
+export function etagOf(body: string | Buffer): string {
   return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 

@@ -2,6 +2,7 @@ import type { ProjectQuery } from '@directory/search';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
 import type { ProjectBody } from '../read-model/detail-cache.ts';
+import { renderAs } from '../render-json.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
 import { trustedOutput } from '../trusted-output.ts';
 import {
@@ -91,8 +92,38 @@ export const findProjects = publicProcedure
     };
   });
 
-/** A project as a list shows it: its fields in the schema's order, content only when asked for. */
+/**
+ * A project's list item without `match` or content, as JSON without its closing brace: kept
+ * per project object (the read model's objects never change; a newer version is a new object),
+ * so that a page of projects shown before is written from bytes, not serialised again.
+ */
+const listPrefixes = new WeakMap<ProjectBody, Buffer>();
+
+function listPrefixOf(p: ProjectBody): Buffer {
+  let prefix = listPrefixes.get(p);
+  if (!prefix) {
+    const json = JSON.stringify(plainListItem(p, undefined, false));
+    prefix = Buffer.from(json.slice(0, -1));
+    listPrefixes.set(p, prefix);
+  }
+  return prefix;
+}
+
+/** A project as a list shows it, rendered from its kept prefix unless it shows content. */
 function listItem(p: ProjectBody, match: ProjectListItem['match'], withContent: boolean): ProjectListItem {
+  const item = plainListItem(p, match, withContent);
+  if (withContent) return item;
+  return renderAs(item, () =>
+    Buffer.concat([listPrefixOf(p), Buffer.from(match ? `,"match":${JSON.stringify(match)}}` : '}')]),
+  );
+}
+
+/** A project as a list shows it: its fields in the schema's order, content only when asked for. */
+function plainListItem(
+  p: ProjectBody,
+  match: ProjectListItem['match'],
+  withContent: boolean,
+): ProjectListItem {
   return {
     id: p.id,
     name: p.name,

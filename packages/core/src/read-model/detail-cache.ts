@@ -113,8 +113,10 @@ const strBytes = (s: string | null | undefined) => (s ? 2 * s.length + 16 : 0);
 export function approximateBytes(p: Project): number {
   let n = 400;
   n += strBytes(p.name) + strBytes(p.nameEn) + strBytes(p.slug) + strBytes(p.description);
-  n += strBytes(p.descriptionEn) + strBytes(p.content) + strBytes(p.contentEn) + strBytes(p.source);
+  n += strBytes(p.descriptionEn) + strBytes(p.source);
   for (const l of p.links) n += 120 + strBytes(l.url) + strBytes(l.title);
   n += 48 * p.tags.length;
-  return n;
+  // …and once more for its list item's JSON, kept with it once a page has shown it
+  // (find-projects.ts, render-json.ts); content is not in a list item
+  return 2 * n + strBytes(p.content) + strBytes(p.contentEn);
 }
