@@ -123,9 +123,11 @@ describe('keys in the web console (Chromium)', () => {
     // signing out: the header offers to sign in again, and public pages still read
     await page.locator('.top-actions').getByRole('button', { name: 'Sign out' }).click();
     await page.locator('.top-actions').getByRole('link', { name: 'Sign in' }).waitFor(WAIT);
+    // the page asks for a key again, without saying a key was refused
+    await page.getByRole('heading', { name: 'This page needs the API key' }).waitFor(WAIT);
+    expect(await page.locator('.key-prompt .notice.error').count()).toBe(0);
     await page.goto(`${s.baseUrl}/projects/${slug}`);
     await page.getByRole('link', { name: 'Edit' }).waitFor(WAIT);
-    expect(await page.locator('.key-prompt .notice.error').count()).toBe(0);
     await page.context().close();
   });
 

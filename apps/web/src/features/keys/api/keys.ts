@@ -9,8 +9,11 @@ type Scopes = RouterInputs['keys']['create']['scopes'];
 
 const keyed = { key: true } as const;
 
-export const listKeys = (signal?: AbortSignal) =>
-  request((client) => client.keys.list({ limit: 100 }), { ...keyed, signal });
+export const listKeys = (cursor: string | null, signal?: AbortSignal) =>
+  request((client) => client.keys.list({ limit: 50, ...(cursor !== null && { cursor }) }), {
+    ...keyed,
+    signal,
+  });
 
 export const createKey = (name: string, scopes: Scopes) =>
   request((client) => client.keys.create({ name, scopes }), keyed);

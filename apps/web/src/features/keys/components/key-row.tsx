@@ -49,21 +49,23 @@ export function KeyRow(props: { record: KeyRecord; now: number; onRotated(made: 
   return (
     <tr data-key={record.id} className={usable || pending ? undefined : 'key-gone'}>
       <th scope="row">{record.name}</th>
-      <td>
+      <td data-label={t.keyStart}>
         <code>{record.start}…</code>
       </td>
-      <td>
+      <td data-label={t.keyScopes}>
         {record.scopes.map((s) => (
           <code key={s} className="scope">
             {s}
           </code>
         ))}
       </td>
-      <td>
+      <td data-label={t.keyCreatedAt}>
         <Time iso={record.createdAt} />
       </td>
-      <td>{record.lastUsedAt ? <Time iso={record.lastUsedAt} /> : t.keyNever}</td>
-      <td className="key-state">{state}</td>
+      <td data-label={t.keyLastUsed}>{record.lastUsedAt ? <Time iso={record.lastUsedAt} /> : t.keyNever}</td>
+      <td className="key-state" data-label={t.keyState}>
+        {state}
+      </td>
       <td className="key-actions">
         {usable && asking === null && (
           <>

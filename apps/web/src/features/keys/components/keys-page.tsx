@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
+import { LoadMore } from '../../../components/load-more.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
 import { listKeys, type NewKey } from '../api/keys.ts';
 import { CreateKeyForm } from './create-key-form.tsx';
@@ -19,8 +20,13 @@ export default function KeysPage() {
 function Keys() {
   const { t } = useI18n();
   const id = useId();
-  const query = useQuery({ queryKey: ['keys'], queryFn: ({ signal }) => listKeys(signal) });
-  const keys = query.data?.data ?? [];
+  const query = useInfiniteQuery({
+    queryKey: ['keys'],
+    queryFn: ({ pageParam, signal }) => listKeys(pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });
+  const keys = query.data?.pages.flatMap((p) => p.data) ?? [];
   const now = Date.now();
   // a rotated key, shown this once above the list
   const [rotated, setRotated] = useState<NewKey | null>(null);
@@ -60,6 +66,7 @@ function Keys() {
               ))}
             </tbody>
           </table>
+          <LoadMore query={query} />
         </div>
       )}
     </section>
