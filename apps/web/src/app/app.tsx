@@ -1,9 +1,9 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { useApiKey } from '../components/key-gate.tsx';
 import { paths } from '../config/paths.ts';
-import { apiKey } from '../lib/api-key.ts';
 import { useI18n } from '../lib/i18n/i18n.tsx';
+import { useOwnKey } from '../lib/own-key.ts';
 import { Link, useLocation } from '../lib/router.tsx';
+import { KeyMenu } from './key-menu.tsx';
 import { route } from './routes.tsx';
 
 /** The shell: the header with the navigation and the language switch, and the page of the address. */
@@ -11,7 +11,7 @@ export function App() {
   const { t, lang, setLang } = useI18n();
   const { path } = useLocation();
   const { page, section } = route(path);
-  const key = useApiKey();
+  const { own } = useOwnKey();
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
 
@@ -33,6 +33,10 @@ export function App() {
     [paths.deleted, 'deleted', t.navDeleted],
     [paths.synonyms, 'synonyms', t.navSynonyms],
     [paths.webhooks, 'webhooks', t.navWebhooks],
+    // only for a key that may manage keys
+    ...(own?.scopes.includes('keys:admin')
+      ? [[paths.keys, 'keys', t.navKeys] as [string, string, string]]
+      : []),
   ];
   return (
     <>
@@ -62,11 +66,7 @@ export function App() {
             </ul>
           </nav>
           <div className="top-actions">
-            {key && (
-              <button type="button" className="ghost" onClick={() => apiKey.set(null)}>
-                {t.keyForget}
-              </button>
-            )}
+            <KeyMenu />
             <button
               type="button"
               className="lang"

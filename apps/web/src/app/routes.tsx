@@ -14,6 +14,8 @@ const DeletedPage = lazy(() => import('../features/deleted/components/deleted-pa
 const SynonymsPage = lazy(() => import('../features/synonyms/components/synonyms-page.tsx'));
 const EditPage = lazy(() => import('../features/edit/components/edit-page.tsx'));
 const WebhooksPage = lazy(() => import('../features/webhooks/components/webhooks-page.tsx'));
+const KeysPage = lazy(() => import('../features/keys/components/keys-page.tsx'));
+const SignInPage = lazy(() => import('../features/keys/components/sign-in-page.tsx'));
 
 /** The page at `path`, and the section of the navigation it belongs to. */
 export function route(path: string): { page: ReactNode; section: string } {
@@ -25,6 +27,8 @@ export function route(path: string): { page: ReactNode; section: string } {
   if (path === paths.deleted) return { page: <DeletedPage />, section: 'deleted' };
   if (path === paths.synonyms) return { page: <SynonymsPage />, section: 'synonyms' };
   if (path === paths.webhooks) return { page: <WebhooksPage />, section: 'webhooks' };
+  if (path === paths.keys) return { page: <KeysPage />, section: 'keys' };
+  if (path === paths.signIn) return { page: <SignInPage />, section: 'sign-in' };
   const editing = matchProjectEdit(path);
   if (editing !== null) return { page: <EditPage slug={editing} />, section: 'search' };
   const slug = matchProject(path);

@@ -1,41 +1,35 @@
+import type { Scope } from '@directory/core/scopes';
 import { type FormEvent, type ReactNode, useId, useState, useSyncExternalStore } from 'react';
 import { apiKey } from '../lib/api-key.ts';
 import { useI18n } from '../lib/i18n/i18n.tsx';
-
-export function useApiKey(): string | null {
-  return useSyncExternalStore(apiKey.subscribe, apiKey.get);
-}
+import { useCan, useOwnKey } from '../lib/own-key.ts';
+import { ScopeNote } from './scope-note.tsx';
 
 /**
  * Pages that need the key show a prompt instead of their content until one is entered. The key
  * goes to sessionStorage (this tab only) and is sent as `x-api-key`; a refused key is dropped by
- * the API client (lib/api-client.ts), which brings this prompt back with a note.
+ * the API client (lib/api-client.ts), which brings this prompt back with a note. With `scope`, a
+ * key without it gets the line saying so instead of the page.
  */
-export function KeyGate({ children }: { children: ReactNode }) {
-  const key = useApiKey();
+export function KeyGate(props: { children: ReactNode; scope?: Scope; title?: string; help?: string }) {
+  const { children, scope } = props;
+  const { key } = useOwnKey();
+  const refused = useSyncExternalStore(apiKey.subscribe, apiKey.refused);
   const { t } = useI18n();
   const [value, setValue] = useState('');
-  const [refused, setRefused] = useState(false);
-  const [hadKey, setHadKey] = useState(key !== null);
   const id = useId();
-  if (key && !hadKey) setHadKey(true);
-  if (!key && hadKey) {
-    setHadKey(false);
-    setRefused(true);
-  }
-  if (key) return <>{children}</>;
+  if (key) return scope ? <ScopeGate scope={scope}>{children}</ScopeGate> : children;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = value.trim();
     if (!trimmed) return;
     setValue('');
-    setRefused(false);
     apiKey.set(trimmed);
   };
   return (
     <section className="card key-prompt" aria-labelledby={`${id}-title`}>
-      <h1 id={`${id}-title`}>{t.keyTitle}</h1>
-      <p>{t.keyHelp}</p>
+      <h1 id={`${id}-title`}>{props.title ?? t.keyTitle}</h1>
+      <p>{props.help ?? t.keyHelp}</p>
       {refused && (
         <p className="notice error" role="alert">
           {t.keyRefused}
@@ -54,6 +48,19 @@ export function KeyGate({ children }: { children: ReactNode }) {
         />
         <button type="submit">{t.keySubmit}</button>
       </form>
+    </section>
+  );
+}
+
+function ScopeGate({ children, scope }: { children: ReactNode; scope: Scope }) {
+  const { t } = useI18n();
+  const { pending } = useOwnKey();
+  const { can } = useCan(scope);
+  if (pending) return <p className="muted">{t.loading}</p>;
+  if (can) return <>{children}</>;
+  return (
+    <section className="card">
+      <ScopeNote scope={scope} />
     </section>
   );
 }

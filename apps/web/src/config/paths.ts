@@ -11,6 +11,8 @@ export const paths = {
   deleted: '/deleted',
   synonyms: '/synonyms',
   webhooks: '/webhooks',
+  keys: '/keys',
+  signIn: '/sign-in',
   /** The API reference (served by the server, not a console page). */
   apiDocs: '/api/docs',
 } as const;

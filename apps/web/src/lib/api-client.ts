@@ -68,7 +68,7 @@ export async function request<T>(
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (!(err instanceof DirectoryError)) throw err;
-    if (err.status === 401 && options.key) apiKey.set(null);
+    if (err.status === 401 && options.key) apiKey.refuse();
     throw toApiError(err);
   }
 }

@@ -1,8 +1,10 @@
 import { curationEn } from './curation.en.ts';
 import { formatDuration } from './format-duration.ts';
+import { keysEn } from './keys.en.ts';
 
 export const en = {
   ...curationEn,
+  ...keysEn,
   appName: 'Project Directory',
   skipToContent: 'Skip to content',
   nav: 'Main',
@@ -77,7 +79,6 @@ export const en = {
   keyHelp: 'The key is kept in this browser tab only and sent with each request of this console.',
   keyLabel: 'API key',
   keySubmit: 'Continue',
-  keyForget: 'Forget key',
   keyRefused: 'The key was refused. Enter it again.',
   // queue
   queueTitle: 'Discovery queue',

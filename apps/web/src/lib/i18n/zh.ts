@@ -1,9 +1,11 @@
 import { curationZh } from './curation.zh.ts';
 import type { Messages } from './en.ts';
 import { formatDuration } from './format-duration.ts';
+import { keysZh } from './keys.zh.ts';
 
 export const zh: Messages = {
   ...curationZh,
+  ...keysZh,
   appName: '项目目录',
   skipToContent: '跳到正文',
   nav: '主导航',
@@ -72,7 +74,6 @@ export const zh: Messages = {
   keyHelp: '密钥只保存在当前浏览器标签页中，并随本控制台的每个请求发送。',
   keyLabel: 'API 密钥',
   keySubmit: '继续',
-  keyForget: '清除密钥',
   keyRefused: '密钥被拒绝，请重新输入。',
   queueTitle: '发现队列',
   countsByStatus: '各状态任务数',

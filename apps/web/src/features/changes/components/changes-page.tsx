@@ -11,7 +11,7 @@ const KEEP = 200;
 
 export default function ChangesPage() {
   return (
-    <KeyGate>
+    <KeyGate scope="changes:read">
       <Changes />
     </KeyGate>
   );

@@ -12,7 +12,7 @@ import { type DeletedProject, listDeleted, mergeProject, restoreProject } from '
 
 export default function DeletedPage() {
   return (
-    <KeyGate>
+    <KeyGate scope="curate">
       <Deleted />
     </KeyGate>
   );

@@ -8,7 +8,7 @@ import { Group } from './group.tsx';
 
 export default function DuplicatesPage() {
   return (
-    <KeyGate>
+    <KeyGate scope="curate">
       <Duplicates />
     </KeyGate>
   );

@@ -23,7 +23,7 @@ export default function EditPage({ slug }: { slug: string }) {
   if (query.isPending) return <p className="muted">{t.loading}</p>;
   if (query.isError) return <ErrorNote error={query.error} onRetry={() => query.refetch()} />;
   return (
-    <KeyGate>
+    <KeyGate scope="curate">
       <Editor key={query.data.etag} project={query.data.project} etag={query.data.etag} />
     </KeyGate>
   );

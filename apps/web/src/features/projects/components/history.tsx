@@ -6,6 +6,7 @@ import { LinkConflict } from '../../../components/link-conflict.tsx';
 import { Time } from '../../../components/time.tsx';
 import { hasTakenLinks } from '../../../lib/api-details.ts';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
+import { useCan } from '../../../lib/own-key.ts';
 import { listRevisions, mergeProject, type RevisionSummary, revertProject } from '../api/revisions.ts';
 import { Compare } from './compare-revisions.tsx';
 
@@ -77,6 +78,8 @@ function Timeline(props: {
   onReverted(n: number, made: number | null, skipped: number): void;
 }) {
   const { t } = useI18n();
+  // a key without curate: the page's note says so (project-page.tsx)
+  const { can: canCurate } = useCan('curate');
   const id = useId();
   const client = useQueryClient();
   const [asking, setAsking] = useState<number | null>(null);
@@ -142,11 +145,14 @@ function Timeline(props: {
               </td>
               <td>{r.source ?? <span className="muted">{t.none}</span>}</td>
               <td>
-                {r.revision !== props.latest && r.action !== 'deleted' && asking !== r.revision && (
-                  <button type="button" className="ghost" onClick={() => setAsking(r.revision)}>
-                    {t.revertTo(r.revision)}
-                  </button>
-                )}
+                {canCurate &&
+                  r.revision !== props.latest &&
+                  r.action !== 'deleted' &&
+                  asking !== r.revision && (
+                    <button type="button" className="ghost" onClick={() => setAsking(r.revision)}>
+                      {t.revertTo(r.revision)}
+                    </button>
+                  )}
                 {asking === r.revision && (
                   <KeyGate>
                     <div className="confirm" role="alertdialog" aria-labelledby={`${id}-${r.revision}-q`}>

@@ -4,6 +4,7 @@ import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { Time } from '../../../components/time.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
+import { useCan } from '../../../lib/own-key.ts';
 import type { Project } from '../api/get-project.ts';
 import { LOCK_FIELDS, type LockField, lockProject, unlockProject } from '../api/lock.ts';
 
@@ -11,6 +12,8 @@ import { LOCK_FIELDS, type LockField, lockProject, unlockProject } from '../api/
 export function LockControl({ project }: { project: Project }) {
   const { t } = useI18n();
   const id = useId();
+  // a key without curate: the page's note says so (project-page.tsx)
+  const { can } = useCan('curate');
   const client = useQueryClient();
   const lock = project.lock ?? null;
   const [open, setOpen] = useState(false);
@@ -51,18 +54,20 @@ export function LockControl({ project }: { project: Project }) {
         {note}
       </p>
       {!open ? (
-        <button
-          type="button"
-          className="ghost"
-          onClick={() => {
-            setFields(lock?.fields ?? []);
-            setReason(lock?.reason ?? '');
-            setNote(null);
-            setOpen(true);
-          }}
-        >
-          {t.lockEdit}
-        </button>
+        can && (
+          <button
+            type="button"
+            className="ghost"
+            onClick={() => {
+              setFields(lock?.fields ?? []);
+              setReason(lock?.reason ?? '');
+              setNote(null);
+              setOpen(true);
+            }}
+          >
+            {t.lockEdit}
+          </button>
+        )
       ) : (
         <KeyGate>
           <form

@@ -1,12 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
+import { ScopeNote } from '../../../components/scope-note.tsx';
 import { TagChips } from '../../../components/tag-chips.tsx';
 import { Time } from '../../../components/time.tsx';
 import { editHref, paths, projectHref } from '../../../config/paths.ts';
 import { ApiError, LINK_TYPES } from '../../../lib/api-client.ts';
 import { type Lang, localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { renderMarkdown } from '../../../lib/markdown.ts';
+import { useCan } from '../../../lib/own-key.ts';
 import { Link, navigate, useLocation } from '../../../lib/router.tsx';
 import { getProject, type Project } from '../api/get-project.ts';
 import { History } from './history.tsx';
@@ -17,6 +19,7 @@ export default function ProjectPage({ slug }: { slug: string }) {
   const { search } = useLocation();
   const from = search.get('from');
   const tab = search.get('tab') === 'history' ? 'history' : 'project';
+  const { can: canCurate } = useCan('curate');
   const query = useQuery({
     queryKey: ['project', slug],
     queryFn: ({ signal }) => getProject(slug, signal),
@@ -61,11 +64,15 @@ export default function ProjectPage({ slug }: { slug: string }) {
           {name}
           {other && <span className="other-name">{other}</span>}
         </h1>
-        <p>
-          <Link className="button-link" href={editHref(project.slug)}>
-            {t.edit}
-          </Link>
-        </p>
+        {canCurate ? (
+          <p>
+            <Link className="button-link" href={editHref(project.slug)}>
+              {t.edit}
+            </Link>
+          </p>
+        ) : (
+          <ScopeNote scope="curate" />
+        )}
         <dl className="facts">
           <div>
             <dt>{t.status}</dt>

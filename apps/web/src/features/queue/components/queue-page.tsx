@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { KeyGate } from '../../../components/key-gate.tsx';
+import { ScopeNote } from '../../../components/scope-note.tsx';
 import { queueHref } from '../../../config/paths.ts';
 import { useChangeFeed } from '../../../lib/change-feed.ts';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
+import { useCan } from '../../../lib/own-key.ts';
 import { navigate, useLocation } from '../../../lib/router.tsx';
 import { TASK_STATUSES } from '../api/tasks.ts';
 import { AddTasks } from './add-tasks.tsx';
@@ -13,7 +15,7 @@ import { TaskList } from './task-list.tsx';
 
 export default function QueuePage() {
   return (
-    <KeyGate>
+    <KeyGate scope="tasks:read">
       <Queue />
     </KeyGate>
   );
@@ -31,6 +33,7 @@ function Queue() {
   const status = readStatus(search);
   const selected = search.get('task');
   const id = useId();
+  const { can: canWrite } = useCan('tasks:write');
 
   // Live: any task change refreshes what this page shows; without the feed, polling.
   const feed = useChangeFeed(true, (changes, initial) => {
@@ -59,7 +62,7 @@ function Queue() {
         <TaskList status={status} poll={poll} selected={selected} setParam={setParam} />
         {selected && <TaskDetail id={selected} onClose={() => setParam('task', undefined)} />}
       </div>
-      <AddTasks />
+      {canWrite ? <AddTasks /> : <ScopeNote scope="tasks:write" />}
     </div>
   );
 }

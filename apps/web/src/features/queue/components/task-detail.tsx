@@ -1,13 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
+import { ScopeNote } from '../../../components/scope-note.tsx';
 import { Time } from '../../../components/time.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
+import { useCan } from '../../../lib/own-key.ts';
 import { getTask, retryTask } from '../api/tasks.ts';
 import { StatusBadge } from './status-badge.tsx';
 
 export function TaskDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const { t } = useI18n();
+  const { can: canWrite } = useCan('tasks:write');
   const client = useQueryClient();
   const headingId = useId();
   const query = useQuery({
@@ -63,7 +66,8 @@ export function TaskDetail({ id, onClose }: { id: string; onClose: () => void })
               {t.errorMessage}: {task.errorMessage}
             </p>
           )}
-          {task.status === 'FAILED' && (
+          {task.status === 'FAILED' && !canWrite && <ScopeNote scope="tasks:write" />}
+          {task.status === 'FAILED' && canWrite && (
             <p>
               <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>
                 {t.retryTask}

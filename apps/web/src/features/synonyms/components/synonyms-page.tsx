@@ -25,7 +25,7 @@ const format = (sets: string[][]) => sets.map((set) => set.join(', ')).join('\n'
 
 export default function SynonymsPage() {
   return (
-    <KeyGate>
+    <KeyGate scope="curate">
       <Synonyms />
     </KeyGate>
   );

@@ -8,7 +8,7 @@ import { WebhookCard } from './webhook-card.tsx';
 
 export default function WebhooksPage() {
   return (
-    <KeyGate>
+    <KeyGate scope="webhooks:manage">
       <Webhooks />
     </KeyGate>
   );
