@@ -322,6 +322,21 @@ function targets(report: Report): Target[] {
       return m ? `${fmtMs(m.p99)} ms` : undefined;
     }),
   });
+  // Issue 28: a key's lookup and rate limit cost a read at most 5 %
+  const keyedRatio = (size: SizeResult) => {
+    const keyed = measured(size, 'slug-keyed');
+    const unkeyed = measured(size, 'slug-unkeyed');
+    return keyed && unkeyed ? keyed.reqPerSec / unkeyed.reqPerSec : undefined;
+  };
+  const mainKeyed = keyedRatio(main);
+  list.push({
+    name: 'GET by slug with a named key ≥ 95% of without (issue 28)',
+    met: mainKeyed === undefined ? undefined : mainKeyed >= 0.95,
+    detail: each((size) => {
+      const r = keyedRatio(size);
+      return r === undefined ? undefined : `${(100 * r).toFixed(1)}%`;
+    }),
+  });
   const upsert = measured(main, 'upsert');
   list.push({
     name: '≥ 3,000 projects/s batch upsert',
