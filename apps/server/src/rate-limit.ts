@@ -59,6 +59,8 @@ interface Bucket {
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   private readonly buckets = new Map<string, Bucket>();
+  /** The lease being taken, per bucket: requests that find their bucket empty wait for it. */
+  private readonly leasing = new Map<string, Promise<boolean>>();
   private readonly pool: pg.Pool | undefined;
   readonly config: RateLimitConfig;
   private readonly warn: (message: string, err: unknown) => void;
@@ -92,41 +94,75 @@ export class RateLimits {
     return { name: 'anon', subject: address, requests: this.config.perAddress, windowSeconds };
   }
 
-  /** Takes `n` requests from the policy's budget. */
+  /**
+   * Takes `n` requests from the policy's budget: from this process's lease while it lasts, else
+   * from a new lease. Requests that arrive while a lease is being taken wait for it and share it
+   * (one lease in flight per key and process): a lease each would spend the window's count on
+   * the first requests of a burst and refuse the rest.
+   */
   async take(policy: Policy, n: number): Promise<Outcome> {
     const id = `${policy.name}:${policy.requests}/${policy.windowSeconds}:${policy.subject}`;
-    const now = Date.now();
-    let bucket = this.buckets.get(id);
-    if (bucket && bucket.resetAt <= now) bucket = undefined;
-    if (bucket && bucket.tokens >= n) {
-      bucket.tokens -= n;
-      return this.outcome(true, bucket, now);
+    for (;;) {
+      const now = Date.now();
+      let bucket = this.buckets.get(id);
+      if (bucket && bucket.resetAt <= now) {
+        this.buckets.delete(id);
+        bucket = undefined;
+      }
+      if (bucket && bucket.tokens >= n) {
+        bucket.tokens -= n;
+        return this.outcome(true, bucket, now);
+      }
+      // the shared count is spent until the window ends: no lease to take
+      if (bucket && bucket.sharedRemaining <= 0) return this.outcome(false, bucket, now);
+      const inFlight = this.leasing.get(id);
+      if (inFlight) {
+        await inFlight;
+        continue;
+      }
+      const have = bucket?.tokens ?? 0;
+      const lease = this.pool ? Math.max(n - have, Math.floor(policy.requests / LEASE_DIVISOR), 1) : n - have;
+      const leasing = this.lease(id, policy, lease);
+      this.leasing.set(id, leasing);
+      let unreachable: boolean;
+      try {
+        unreachable = await leasing;
+      } finally {
+        this.leasing.delete(id);
+      }
+      // The count cannot be reached: the request goes on (it needs the database anyway).
+      if (unreachable)
+        return { allowed: true, remaining: policy.requests, resetSeconds: policy.windowSeconds };
+      const after = this.buckets.get(id)!;
+      if (after.tokens < n) return this.outcome(false, after, Date.now());
+      after.tokens -= n;
+      return this.outcome(true, after, Date.now());
     }
-    const have = bucket?.tokens ?? 0;
-    const lease = this.pool ? Math.max(n - have, Math.floor(policy.requests / LEASE_DIVISOR), 1) : n - have;
+  }
+
+  /** Takes a lease from the count into this process's bucket; true when the count cannot be reached. */
+  private async lease(id: string, policy: Policy, lease: number): Promise<boolean> {
     let res: RateLimiterRes;
     try {
       res = await this.limiter(policy).consume(id, lease);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {
-        // The count cannot be reached: the request goes on (it needs the database anyway).
         this.warn('cannot count a request against its rate limit', err);
-        return { allowed: true, remaining: policy.requests, resetSeconds: policy.windowSeconds };
+        return true;
       }
       res = err;
     }
     // A lease that went over the limit was granted only the part within it.
     const granted = Math.max(0, Math.min(lease, lease - (res.consumedPoints - policy.requests)));
-    const next: Bucket = {
-      tokens: have + granted,
+    const now = Date.now();
+    const current = this.buckets.get(id);
+    this.buckets.set(id, {
+      tokens: (current && current.resetAt > now ? current.tokens : 0) + granted,
       sharedRemaining: res.remainingPoints,
       resetAt: now + Math.max(0, res.msBeforeNext),
-    };
-    this.buckets.set(id, next);
+    });
     if (this.buckets.size > 100_000) this.sweep(now);
-    if (next.tokens < n) return this.outcome(false, next, now);
-    next.tokens -= n;
-    return this.outcome(true, next, now);
+    return false;
   }
 
   private outcome(allowed: boolean, bucket: Bucket, now: number): Outcome {

@@ -346,6 +346,23 @@ describe.each(targets)('keys, scopes and limits on $name (EXTENSIONS G)', (targe
     expect((await s.call('GET', '/api/discovery/tasks')).status).toBe(200);
   });
 
+  it('requests arriving together share one lease: a limit far off refuses none of them', async () => {
+    // A lease is 1/20 of the limit (rate-limit.ts): 200 requests at once under a limit of
+    // 1,000 take one lease of 50 and then the next ones, never a lease each (which spent the
+    // whole window's count on the first requests and refused the rest).
+    const k = await createKey({
+      name: 'together',
+      scopes: ['tasks:read'],
+      rateLimit: { requests: 1000, windowSeconds: 60 },
+    });
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () => s.call('GET', '/api/discovery/tasks', { key: k.key })),
+    );
+    expect(replies.filter((r) => r.status !== 200).map((r) => r.status)).toEqual([]);
+    const left = await s.call('GET', '/api/discovery/tasks', { key: k.key });
+    expect(left.headers.get('ratelimit')).toMatch(/^"key";r=799;/);
+  });
+
   it('a tRPC batch holds at most 10 calls, and each call counts (review finding)', async () => {
     const k = await createKey({
       name: 'batcher',
