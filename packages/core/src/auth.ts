@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { keyDigest } from './domain/api-key.ts';
 import { grants, type RequiredScope, SCOPES, type Scope } from './domain/scopes.ts';
 import { AppError, unauthorized } from './errors.ts';
 
@@ -35,7 +36,12 @@ export function readCredentials(header: string | string[] | undefined, body: unk
   return { header: Array.isArray(header) ? header.join(',') : header, body: bodyKey };
 }
 
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+// The bootstrap key's digest, kept: a keyed request hashes only its own key, once.
+let bootstrapDigest: { key: string; digest: Buffer } | undefined;
+const digestOfBootstrap = (bootstrap: string) => {
+  if (bootstrapDigest?.key !== bootstrap) bootstrapDigest = { key: bootstrap, digest: keyDigest(bootstrap) };
+  return bootstrapDigest.digest;
+};
 
 /** Who a valid key is: the bootstrap key (id null) or a named key. */
 export interface Principal {
@@ -65,9 +71,13 @@ export const bootstrapPrincipal = (): Principal => ({
  * Whether `key` is the bootstrap key. Digests of equal length make the comparison
  * constant-time whatever the lengths of the strings.
  */
-export function isBootstrapKey(key: string, bootstrap: string | undefined): boolean {
+export function isBootstrapKey(
+  key: string,
+  bootstrap: string | undefined,
+  digestOfKey: Buffer = keyDigest(key),
+): boolean {
   if (bootstrap === undefined || bootstrap === '') return false;
-  return timingSafeEqual(digest(key), digest(bootstrap));
+  return timingSafeEqual(digestOfKey, digestOfBootstrap(bootstrap));
 }
 
 /** A verifier that knows only the bootstrap key (tools, and transports without a key store). */
@@ -86,7 +96,7 @@ export async function authenticate(credentials: Credentials, keys: KeyVerifier):
   if (sent.length === 0) throw unauthorized();
   if (sent.some((k) => typeof k !== 'string' || k === '')) throw unauthorized();
   const [first, second] = sent as string[];
-  if (second !== undefined && !timingSafeEqual(digest(first as string), digest(second))) throw unauthorized();
+  if (second !== undefined && !timingSafeEqual(keyDigest(first as string), keyDigest(second))) throw unauthorized();
   const principal = await keys.verify(first as string);
   if (!principal) throw unauthorized();
   return principal;

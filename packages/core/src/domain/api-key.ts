@@ -14,7 +14,10 @@ export function newApiKey(): string {
 }
 
 /** What is stored of a key: its SHA-256, hex. */
-export const keyHash = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+/** A key's SHA-256: what is stored (as hex, `keyHash`) and what keys are compared by. */
+export const keyDigest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+
+export const keyHash = (key: string): string => keyDigest(key).toString('hex');
 
 /** The first characters of a key, shown to tell keys apart. */
 export const keyStart = (key: string): string => key.slice(0, KEY_START_LENGTH);

@@ -1,6 +1,6 @@
 import { type Database, findKeyByHash, type KeyRow, type Kysely, touchKeys } from '@directory/db';
 import { bootstrapPrincipal, isBootstrapKey, type KeyVerifier, type Principal } from '../auth.ts';
-import { keyHash, looksLikeNamedKey } from '../domain/api-key.ts';
+import { keyDigest, looksLikeNamedKey } from '../domain/api-key.ts';
 import { isScope } from '../domain/scopes.ts';
 
 /**
@@ -57,9 +57,10 @@ export class KeyStore implements KeyVerifier {
   }
 
   async verify(key: string): Promise<Principal | null> {
-    if (isBootstrapKey(key, this.bootstrap)) return bootstrapPrincipal();
+    const digest = keyDigest(key);
+    if (isBootstrapKey(key, this.bootstrap, digest)) return bootstrapPrincipal();
     if (!looksLikeNamedKey(key)) return null;
-    const hash = keyHash(key);
+    const hash = digest.toString('hex');
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry || entry.freshUntil <= now) entry = await this.lookUp(hash);
