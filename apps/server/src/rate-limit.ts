@@ -44,6 +44,9 @@ export interface Outcome {
  */
 export const LEASE_DIVISOR = 20;
 
+const idOf = (policy: Policy) =>
+  `${policy.name}:${policy.requests}/${policy.windowSeconds}:${policy.subject}`;
+
 interface Bucket {
   tokens: number;
   /** The shared count's remaining requests when the lease was taken. */
@@ -101,7 +104,7 @@ export class RateLimits {
    * the first requests of a burst and refuse the rest.
    */
   async take(policy: Policy, n: number): Promise<Outcome> {
-    const id = `${policy.name}:${policy.requests}/${policy.windowSeconds}:${policy.subject}`;
+    const id = idOf(policy);
     for (;;) {
       const now = Date.now();
       let bucket = this.buckets.get(id);
@@ -138,6 +141,21 @@ export class RateLimits {
       after.tokens -= n;
       return this.outcome(true, after, Date.now());
     }
+  }
+
+  /**
+   * `take` without a promise when this process's lease answers (enough left, or the window's
+   * count spent); undefined when a lease must be taken (then `take`).
+   */
+  takeNow(policy: Policy, n: number): Outcome | undefined {
+    const now = Date.now();
+    const bucket = this.buckets.get(idOf(policy));
+    if (!bucket || bucket.resetAt <= now) return undefined;
+    if (bucket.tokens >= n) {
+      bucket.tokens -= n;
+      return this.outcome(true, bucket, now);
+    }
+    return bucket.sharedRemaining <= 0 ? this.outcome(false, bucket, now) : undefined;
   }
 
   /** Takes a lease from the count into this process's bucket; true when the count cannot be reached. */

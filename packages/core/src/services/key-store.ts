@@ -58,12 +58,28 @@ export class KeyStore implements KeyVerifier {
 
   async verify(key: string): Promise<Principal | null> {
     const digest = keyDigest(key);
+    const known = this.known(key, digest);
+    if (known !== undefined) return known;
+    return this.principalOf(await this.lookUp(digest.toString('hex')));
+  }
+
+  /**
+   * What `verify` answers when it needs no lookup (the bootstrap key, a key not of the named
+   * form, a key whose lookup is still fresh); undefined when it does. A keyed request then
+   * pays no promise for its key (request-gate.ts).
+   */
+  verifyKnown(key: string): Principal | null | undefined {
+    return this.known(key, keyDigest(key));
+  }
+
+  private known(key: string, digest: Buffer): Principal | null | undefined {
     if (isBootstrapKey(key, this.bootstrap, digest)) return bootstrapPrincipal();
     if (!looksLikeNamedKey(key)) return null;
-    const hash = digest.toString('hex');
-    const now = Date.now();
-    let entry = this.cache.get(hash);
-    if (!entry || entry.freshUntil <= now) entry = await this.lookUp(hash);
+    const entry = this.cache.get(digest.toString('hex'));
+    return entry && entry.freshUntil > Date.now() ? this.principalOf(entry) : undefined;
+  }
+
+  private principalOf(entry: Entry): Principal | null {
     if (!entry.principal || entry.endsAt <= Date.now()) return null;
     this.touch(entry.principal.id as string);
     return entry.principal;
