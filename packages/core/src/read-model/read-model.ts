@@ -20,6 +20,7 @@ import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
 import { decodePosition, encodePosition, Freshness } from './position.ts';
 import { projectsOf } from './project-pages.ts';
 import { Turns } from './turns.ts';
+import { AppliedVersions } from './versions.ts';
 import { pause, timer } from './waiting.ts';
 
 /*
@@ -99,7 +100,7 @@ export class ReadModel {
   private readonly follower: FeedFollower;
   private readonly queue: ApplyQueue;
   /** By project, the newest change id applied (see Versions above). */
-  private versions = new Map<string, number>();
+  private versions = new AppliedVersions();
   /** The snapshot of the last build: an own write it saw is in the model already. */
   private builtFrom: Snapshot | undefined;
   private stopped = false;
@@ -187,7 +188,7 @@ export class ReadModel {
     this.synonymsVersion = built.synonyms.version;
     this.synonymsCheckedAt = Date.now();
     this.details.clear();
-    this.versions = new Map();
+    this.versions = new AppliedVersions();
     this.builtFrom = built.snapshot;
     this.follower.startAt(built.snapshot);
     this.freshness.reset(built.snapshot.xmin);
@@ -226,7 +227,7 @@ export class ReadModel {
   }
 
   private has(id: string, version: number): boolean {
-    return (this.versions.get(id) ?? -1) >= version;
+    return this.versions.has(id, version);
   }
 
   private async applyNow(entries: Map<string, ApplyEntry>, tags: IndexedTagRow[]) {
@@ -244,7 +245,7 @@ export class ReadModel {
     if (rows.length > 0) applyWrittenRows(contents, this.details, rows, tags);
     for (const id of [...reread, ...rows.map((r) => r.id)]) {
       const version = entries.get(id)!.version;
-      if (!this.has(id, version)) this.versions.set(id, version);
+      this.versions.set(id, version);
     }
     this.maxUpdated = contents.maxUpdated;
     this.applied += reread.length + rows.length;
