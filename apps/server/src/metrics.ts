@@ -84,6 +84,11 @@ export function createMetrics(options: {
       'Projects re-read and applied from changes since start',
       (s) => s.applied,
     );
+    gauge(
+      'read_model_versions',
+      'Projects whose applied change the read model remembers (those the change feed may still bring)',
+      (s) => s.versions,
+    );
   }
   const { pool } = options;
   if (pool) {

@@ -18,7 +18,8 @@ import {
  */
 export interface RequestWrites {
   xids: string[];
-  changes: OwnProjectChange[];
+  /** With the xid of the transaction that wrote each. */
+  changes: (OwnProjectChange & { xid: string })[];
   projects: IndexedProjectRow[];
   tags: IndexedTagRow[];
   /** The rows noted by the transaction attempt running now: kept only if it commits. */
@@ -63,7 +64,8 @@ export async function inTransaction<T>(
       });
       if (writes && own?.xid) {
         writes.xids.push(own.xid);
-        writes.changes.push(...own.changes);
+        const xid = own.xid;
+        for (const c of own.changes) writes.changes.push({ ...c, xid });
         writes.projects.push(...noted.projects);
         writes.tags.push(...noted.tags);
       }

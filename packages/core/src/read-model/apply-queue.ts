@@ -10,6 +10,8 @@ import type { IndexedProjectRow, IndexedTagRow } from '@directory/db';
 export interface ApplyEntry {
   version: number;
   row?: IndexedProjectRow | undefined;
+  /** With `row`: the xid of the transaction that wrote it. */
+  xid?: bigint | undefined;
 }
 
 /**

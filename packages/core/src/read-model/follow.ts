@@ -15,8 +15,11 @@ export const IDLE_WAIT_MS = 1000;
 export interface FollowTarget {
   /** Re-reads these projects and applies them: by id, the newest change of each read (its version). */
   apply(versions: Map<string, number>): Promise<void>;
-  /** A complete read of the feed up to this xmin: the horizon may move. */
-  advance(xmin: bigint): void;
+  /**
+   * A complete read of the feed up to this xmin (its changes applied): the horizon may move.
+   * `xmax` is the read's snapshot's: every xid given out before the read is below it.
+   */
+  advance(xmin: bigint, xmax: bigint): void;
   /** The feed no longer holds what the model missed: build it again. */
   rebuild(): Promise<void>;
   /** Looks whether the synonyms changed (at most every half second). */
@@ -72,7 +75,7 @@ export class FeedFollower {
       const xmin = BigInt(page.xmin);
       // past the snapshot's xmax, no change left to read was seen by it
       if (this.snapshot && xmin > this.snapshot.xmax) this.snapshot = undefined;
-      this.target.advance(xmin);
+      this.target.advance(xmin, BigInt(page.xmax));
     }
     await this.target.checkSynonyms();
     if (full) return 0;

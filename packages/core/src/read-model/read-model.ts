@@ -39,6 +39,9 @@ import { pause, timer } from './waiting.ts';
  *   project's row lock when its change is numbered), so the model keeps, per project, the
  *   newest change id it has applied (`versions`: a re-read applies at least the change that
  *   asked for it). A change at or below that version is skipped: it is already in the index.
+ *   An entry is forgotten once the feed's horizon has passed every change it could skip
+ *   (versions.ts), and an own write's row below the horizon is not applied (the follower
+ *   re-read its project already), so the map holds what the last reads of the feed applied.
  * - Position (position.ts): the horizon, X-Directory-Position and `minPosition`.
  * - Own writes (issue 27): after a write commits, the process applies it before it answers,
  *   without reading the feed or the projects: the transaction's changes (ids and projects) come
@@ -77,6 +80,8 @@ export interface ReadModelStats {
   /** Seconds since the model last knew it was up to date with the feed (0 when it is). */
   lagSeconds: number;
   applied: number;
+  /** Projects whose applied change id is remembered (versions.ts). */
+  versions: number;
 }
 
 const SYNONYMS_CHECK_MS = 500;
@@ -123,7 +128,10 @@ export class ReadModel {
     this.queue = new ApplyQueue((entries, tags) => this.applyNow(entries, tags));
     this.follower = new FeedFollower(this.db, {
       apply: (versions) => this.apply(versions),
-      advance: (xmin) => this.freshness.advance(xmin),
+      advance: (xmin, xmax) => {
+        this.freshness.advance(xmin);
+        this.versions.passed(xmin, xmax);
+      },
       rebuild: () => this.build(),
       checkSynonyms: () => this.checkSynonyms(),
       upToDate: () => {
@@ -235,6 +243,9 @@ export class ReadModel {
     const reread: string[] = [];
     for (const [id, entry] of entries) {
       if (this.has(id, entry.version)) continue;
+      // an own write's row of a transaction below the horizon: the follower has re-read its
+      // project since (at least as new), and may have forgotten its version (versions.ts)
+      if (entry.row && entry.xid !== undefined && entry.xid < this.freshness.horizon) continue;
       if (entry.row) rows.push(entry.row);
       else reread.push(id);
     }
@@ -265,14 +276,15 @@ export class ReadModel {
     if (fresh.length > 0) {
       // rows only when the build saw none of the request's transactions (else: re-read them)
       const useRows = fresh.length === writes.xids.length;
-      const versions = new Map<string, number>();
+      const versions = new Map<string, { version: number; xid: bigint }>();
       for (const c of writes.changes)
         for (const id of [c.projectId, c.intoProjectId])
-          if (id && !((versions.get(id) ?? -1) >= c.id)) versions.set(id, c.id);
+          if (id && !((versions.get(id)?.version ?? -1) >= c.id))
+            versions.set(id, { version: c.id, xid: BigInt(c.xid) });
       const rows = new Map(useRows ? writes.projects.map((p) => [p.id, p]) : []);
       const entries: [string, ApplyEntry][] = [];
-      for (const [id, version] of versions)
-        if (!this.has(id, version)) entries.push([id, { version, row: rows.get(id) }]);
+      for (const [id, { version, xid }] of versions)
+        if (!this.has(id, version)) entries.push([id, { version, row: rows.get(id), xid }]);
       if (entries.length > 0) await this.queue.add(entries, writes.tags);
     }
     this.freshness.markOwn(writes.xids);
@@ -358,6 +370,7 @@ export class ReadModel {
       position: Number(this.freshness.horizon),
       lagSeconds: this.built ? Math.max(0, (Date.now() - this.upToDateAt) / 1000 - IDLE_WAIT_MS / 1000) : 0,
       applied: this.applied,
+      versions: this.versions.size,
     };
   }
 

@@ -15,30 +15,42 @@ describe('AppliedVersions', () => {
     expect(v.has('p1', 5)).toBe(true);
   });
 
-  it('forgets what was applied more than two generations ago, so it does not grow with every project written', () => {
-    let now = 0;
-    const v = new AppliedVersions(1000, () => now);
-    for (let i = 0; i < 10_000; i++) {
-      now = i; // 10 s of writes, a project a millisecond
-      v.set(`p${i}`, i + 1);
-    }
-    // at most two generations of 1,000 ms are kept: the last 1,000–2,000 projects
-    expect(v.size).toBeLessThanOrEqual(2000);
-    expect(v.size).toBeGreaterThanOrEqual(1000);
-    expect(v.has('p9999', 10_000)).toBe(true);
-    expect(v.has('p8500', 8501)).toBe(true);
-    expect(v.has('p100', 101)).toBe(false);
+  it('forgets a project once the horizon reaches the xmax of the first read after it was applied', () => {
+    const v = new AppliedVersions();
+    for (let i = 0; i < 1000; i++) v.set(`p${i}`, i + 1);
+    v.passed(100n, 120n); // closes the generation: its bound is the next read's xmax
+    expect(v.size).toBe(1000);
+    v.passed(110n, 130n); // bound 130; the horizon 110 has not reached it
+    expect(v.has('p999', 1000)).toBe(true);
+    v.passed(129n, 131n);
+    expect(v.size).toBe(1000);
+    v.passed(130n, 131n);
+    expect(v.size).toBe(0);
   });
 
-  it('keeps a project changed again in the newer generation', () => {
-    let now = 0;
-    const v = new AppliedVersions(1000, () => now);
+  it('keeps everything while an old transaction holds the horizon back, however long', () => {
+    const v = new AppliedVersions();
+    for (let round = 0; round < 50; round++) {
+      v.set(`p${round}`, round + 1);
+      v.passed(100n, BigInt(200 + round)); // xmin stays at 100
+    }
+    expect(v.size).toBe(50);
+    expect(v.has('p0', 1)).toBe(true);
+    v.passed(300n, 300n);
+    v.passed(300n, 300n);
+    expect(v.size).toBe(0);
+  });
+
+  it('keeps a project changed again in a newer generation at its newer version', () => {
+    const v = new AppliedVersions();
     v.set('p1', 1);
-    now = 1500;
-    v.set('p2', 2); // rotates: p1 in the older generation
+    v.passed(10n, 10n);
     v.set('p1', 3);
-    now = 3000;
-    v.set('p3', 4); // rotates again: the generation that held p1 at 1 is gone, p1 at 3 stays
+    v.passed(11n, 12n); // the first generation gets its bound, 12: the horizon 11 is below it
     expect(v.has('p1', 3)).toBe(true);
+    v.passed(12n, 13n); // the first generation dropped; the second (p1 at 3) bound at 13
+    expect([v.has('p1', 3), v.has('p1', 1), v.size]).toEqual([true, true, 1]);
+    v.passed(13n, 13n);
+    expect(v.has('p1', 1)).toBe(false);
   });
 });

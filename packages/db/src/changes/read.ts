@@ -41,6 +41,8 @@ export interface ChangePage {
    * and nothing was held back, the reader has seen every change below it.
    */
   xmin: string;
+  /** The read's snapshot xmax: every transaction that had an xid before the read is below it. */
+  xmax: string;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function readChanges(
     pruned_xid: string;
     pruned_id: string;
     snapshot_xmin: string;
+    snapshot_xmax: string;
     id: string | null;
     xid: string | null;
     type: ChangeType | null;
@@ -73,7 +76,8 @@ export async function readChanges(
   }>`
     select ${after !== undefined} and (s.pruned_xid, s.pruned_id) > (${from.xid}::xid8, ${from.id}::bigint) as expired,
       s.pruned_xid::text as pruned_xid, s.pruned_id::text as pruned_id,
-      pg_snapshot_xmin(pg_current_snapshot())::text as snapshot_xmin, p.*
+      pg_snapshot_xmin(pg_current_snapshot())::text as snapshot_xmin,
+      pg_snapshot_xmax(pg_current_snapshot())::text as snapshot_xmax, p.*
     from change_feed_state s
     left join lateral (
       select c.id::text as id, c.xid::text as xid, c.type, c.at, c.project_id, c.slug, c.task_id, c.into_project_id, c.into_slug,
@@ -112,6 +116,7 @@ export async function readChanges(
     expired: mark?.expired ?? false,
     retainedFrom: mark ? { xid: mark.pruned_xid, id: mark.pruned_id } : FEED_START,
     xmin: mark?.snapshot_xmin ?? '0',
+    xmax: mark?.snapshot_xmax ?? '0',
   };
 }
 
