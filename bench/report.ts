@@ -545,7 +545,7 @@ Run it on an otherwise idle machine: the load generator, the servers and Postgre
 | \`--upsert-connections\` | \`BENCH_UPSERT_CONNECTIONS\` | 4 | connections for the upsert batches (on 2 cores, more batches at once only contend for the same cores) |
 | \`--db-pool-size\` | \`BENCH_DB_POOL_SIZE\` | 10 | \`DB_POOL_SIZE\` of the server and the baseline |
 | \`--claims-per-second\` | \`BENCH_CLAIMS_PER_SECOND\` | 5000 | PENDING tasks added for the claim scenario per second of its run |
-| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\`, \`history\`, \`writer\` (every search with a concurrent writer; one: \`writer-search-zh\`) |
+| \`--scenarios\` | \`BENCH_SCENARIOS\` | all | comma-separated keys, e.g. \`baseline-slug,slug,upsert\`; also \`freshness\`, \`upsert-before\`, \`changes\`, \`queue\`, \`history\`, \`writer\` (every search with a concurrent writer; one: \`writer-search-zh\`), \`slug-unkeyed,slug-keyed\` (what a named key costs a read), \`processes\` (WEB_CONCURRENCY=2 against one process) |
 | \`--writer-rate\` | \`BENCH_WRITER_RATE\` | 50 | projects per second the writer of the \`writer\` scenarios tries to update (a batch at a time, each after the last answered) |
 | \`--writer-batch\` | \`BENCH_WRITER_BATCH\` | 5 | projects per batch of that writer |
 | \`--response-cache-mb\` | \`BENCH_RESPONSE_CACHE_MB\` | (the server's) | \`RESPONSE_CACHE_MB\` of the measured server: 0 measures every answer afresh |

@@ -18,6 +18,7 @@ import {
   withQueueSection,
 } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
+import type { Scenario } from './scenario.ts';
 import { measure, scenarios } from './scenarios.ts';
 import { prepareSearch, searchScenarios } from './search.ts';
 import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
@@ -167,6 +168,51 @@ async function createNamedKey(url: string, adminKey: string): Promise<string> {
   return (JSON.parse(text) as { data: { key: string } }).data.key;
 }
 
+/**
+ * `processes`: GET by slug (5,000 warm slugs) and a search by a common Chinese word, on `one`
+ * and on a server started with WEB_CONCURRENCY=2 on the same database, alternately (two rounds),
+ * printed as req/s and their ratio. Reported by hand in RESULTS.md ("Sixth run").
+ */
+async function compareProcesses(one: Child, env: Record<string, string>, list: Scenario[]): Promise<void> {
+  const two = await startChild(
+    'server-2p',
+    SERVER,
+    { ...env, WEB_CONCURRENCY: '2' },
+    { readyTimeoutSeconds: 1800 },
+  );
+  children.add(two);
+  try {
+    // both processes of the pair answer /healthz (each builds its own model)
+    const seen = new Set<number>();
+    for (let i = 0; i < 600 && seen.size < 2; i++) {
+      const res = await fetch(`${two.url}/healthz?verbose=1`).catch(() => undefined);
+      const body = res?.ok ? ((await res.json()) as { process?: number }) : undefined;
+      if (body?.process !== undefined) seen.add(body.process);
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const pick = (key: string) =>
+      list.find((s) => s.key === key) ?? searchScenarios(settings).find((s) => s.key === key);
+    const measured = [pick('slug-unkeyed'), pick('search-zh')].filter((s): s is Scenario => s !== undefined);
+    console.log(`  WEB_CONCURRENCY=2 (${seen.size} processes answering) against one process:`);
+    for (const scenario of measured) {
+      const rates: [number, number][] = [];
+      for (let round = 0; round < 2; round++) {
+        const a = await measure(scenario, one, settings);
+        const b = await measure(scenario, two, settings);
+        rates.push([a.reqPerSec, b.reqPerSec]);
+      }
+      console.log(
+        `  processes-${scenario.key} … one ${rates.map(([a]) => Math.round(a)).join(' / ')} req/s, ` +
+          `two ${rates.map(([, b]) => Math.round(b)).join(' / ')} req/s, ` +
+          `two ÷ one ${rates.map(([a, b]) => (b / a).toFixed(2)).join(' / ')}`,
+      );
+    }
+  } finally {
+    await two.stop();
+    children.delete(two);
+  }
+}
+
 async function runSize(projects: number): Promise<SizeResult> {
   console.log(`\n== ${projects.toLocaleString('en-US')} projects, ${tasks.toLocaleString('en-US')} tasks`);
   const database = await createDatabase(adminUrl, String(projects));
@@ -232,7 +278,7 @@ async function runSize(projects: number): Promise<SizeResult> {
     console.log(`baseline pid ${baseline.pid} at ${baseline.url}`);
 
     const namedKey = wanted('slug-keyed') ? await createNamedKey(server.url, apiKey) : undefined;
-    const list = scenarios(
+    const all = scenarios(
       {
         apiKey,
         seed: seeded,
@@ -241,7 +287,8 @@ async function runSize(projects: number): Promise<SizeResult> {
         ...(namedKey && { namedKey }),
       },
       { ...settings, claimsPerSecond },
-    ).filter((s) => wanted(s.key));
+    );
+    const list = all.filter((s) => wanted(s.key));
     const measurements = [];
     for (const scenario of list) {
       process.stdout.write(`  ${scenario.key} … `);
@@ -271,6 +318,10 @@ async function runSize(projects: number): Promise<SizeResult> {
     }
     const end = memoryOf(server.pid);
     if (end) model.end = end;
+
+    // WEB_CONCURRENCY=2 against this one process (issue 26): a second server of two processes
+    // on the same database, the two measured in turn, twice.
+    if (wanted('processes')) await compareProcesses(server, env, all);
 
     // Freshness: a second process on the same database (it builds its own model first) takes
     // the writes; the measured server is polled for them.
