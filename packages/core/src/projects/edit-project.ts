@@ -1,7 +1,7 @@
 import { findLatestRevision, findProjectDetailsByIds, findProjectIdBySlug } from '@directory/db';
-import { createId } from '@paralleldrive/cuid2';
 import { actorOf } from '../domain/actor.ts';
 import { ifMatchAccepts } from '../domain/etag.ts';
+import { createId } from '../domain/ids.ts';
 import { urlKey } from '../domain/url-key.ts';
 import { AppError } from '../errors.ts';
 import { type Project, repeatedLinkUrlDetail, toProject } from '../schemas/project.ts';

@@ -8,7 +8,7 @@ import {
   type StoredTag,
   type TagDetail,
 } from '@directory/db';
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../domain/ids.ts';
 import { fallbackSlug, firstFreeSlug, slugify, slugSource } from '../domain/slug.ts';
 import type { ProjectInput } from '../schemas/project.ts';
 

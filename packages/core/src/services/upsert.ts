@@ -14,8 +14,8 @@ import {
   writeProjectBatch,
 } from '@directory/db';
 import type { IndexedProject } from '@directory/search';
-import { createId } from '@paralleldrive/cuid2';
 import { identityKeys, identityLockKeys } from '../domain/identity.ts';
+import { createId } from '../domain/ids.ts';
 import { applyLock } from '../domain/locks.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { fallbackSlug } from '../domain/slug.ts';

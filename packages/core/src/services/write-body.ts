@@ -7,8 +7,8 @@ import {
   replaceLinksAndTags,
   updateProjects,
 } from '@directory/db';
-import { createId } from '@paralleldrive/cuid2';
 import { projectLockKey } from '../domain/identity.ts';
+import { createId } from '../domain/ids.ts';
 import { urlKey } from '../domain/url-key.ts';
 import { AppError } from '../errors.ts';
 import type { Project, ProjectInput } from '../schemas/project.ts';

@@ -1,5 +1,5 @@
 import { insertTasks, type NewTask } from '@directory/db';
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../domain/ids.ts';
 import { urlKey } from '../domain/url-key.ts';
 import { notifyClaimable } from '../services/queue-signals.ts';
 import { keyedProcedure } from '../trpc.ts';
