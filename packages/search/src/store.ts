@@ -24,6 +24,25 @@ export const KEYS = 5;
 export const NO_SOURCE = -1;
 export const UNKNOWN_SOURCE = -2;
 
+/** Which orders a replaced document moves in (its sort key there changed). */
+interface Moved {
+  updated: boolean;
+  created: boolean;
+  name: boolean;
+  keys: boolean;
+}
+const ALL_MOVED: Moved = { updated: true, created: true, name: true, keys: true };
+
+/** Whether two documents' terms have the same keys (byKey compares each key's text). */
+function sameKeys(a: Terms, b: Terms): boolean {
+  for (let k = 0; k < a.keyLen.length; k++) {
+    const n = a.keyLen[k]!;
+    if (n !== b.keyLen[k]) return false;
+    if (n > 0 && a.keys.substr(a.keyAt[k]!, n) !== b.keys.substr(b.keyAt[k]!, n)) return false;
+  }
+  return a.keyLen.length === b.keyLen.length;
+}
+
 export class Store {
   // per document (dense numbers; a removed project's number is reused)
   projects: (IndexedProject | undefined)[] = [];
@@ -381,13 +400,21 @@ export class Store {
   private replace(d: number, p: IndexedProject, tagNums: number[]) {
     const old = this.projects[d]!;
     const before = termsOf(old);
-    this.unorder(d);
-    this.uncount(d);
     const after = termsOf(p);
+    // only the orders whose sort key changed are moved (an update moves updatedAt, rarely more):
+    // the others keep the document where it is (its id, and so its place in byId, never changes)
+    const moved: Moved = {
+      updated: old.updatedAt !== p.updatedAt,
+      created: old.createdAt !== p.createdAt,
+      name: before.nameKey !== after.nameKey,
+      keys: !sameKeys(before, after),
+    };
+    this.unorder(d, moved);
+    this.uncount(d);
     this.diff(d, before, after);
     this.setDoc(d, p, tagNums, after);
     this.count(d);
-    this.order(d);
+    this.order(d, moved);
   }
 
   private setDoc(d: number, p: IndexedProject, tagNums: number[], terms: Terms) {
@@ -421,20 +448,22 @@ export class Store {
     this.docTags.set(d, next);
   }
 
-  private order(d: number) {
-    this.byId.insert(d);
-    for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) this.byKey.insert(e);
-    this.byUpdated.insert(d);
-    this.byCreated.insert(d);
-    this.byName.insert(d);
+  private order(d: number, moved: Moved = ALL_MOVED) {
+    if (moved === ALL_MOVED) this.byId.insert(d);
+    if (moved.keys)
+      for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) this.byKey.insert(e);
+    if (moved.updated) this.byUpdated.insert(d);
+    if (moved.created) this.byCreated.insert(d);
+    if (moved.name) this.byName.insert(d);
   }
 
-  private unorder(d: number) {
-    this.byId.remove(d);
-    for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) this.byKey.remove(e);
-    this.byUpdated.remove(d);
-    this.byCreated.remove(d);
-    this.byName.remove(d);
+  private unorder(d: number, moved: Moved = ALL_MOVED) {
+    if (moved === ALL_MOVED) this.byId.remove(d);
+    if (moved.keys)
+      for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (this.keyLen[e]! > 0) this.byKey.remove(e);
+    if (moved.updated) this.byUpdated.remove(d);
+    if (moved.created) this.byCreated.remove(d);
+    if (moved.name) this.byName.remove(d);
   }
 
   private count(d: number) {
