@@ -224,7 +224,18 @@ async function runBackend(
         }
       const figures: Record<string, number> = {};
       for (const side of sides) {
-        figures[side.label] = await send(side.server.url, apiKey, batches, clients, batchesOf(phase, side));
+        try {
+          figures[side.label] = await send(side.server.url, apiKey, batches, clients, batchesOf(phase, side));
+        } catch (err) {
+          // say what the server said last (a crash, a warning), not only the client's error
+          const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+          throw new Error(
+            `${backend} ${phase}, ${side.label}: ${(err as Error).message}` +
+              `${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''}; the server's last output:\n` +
+              side.server.output().slice(-3000),
+            { cause: err },
+          );
+        }
         // the dispatcher's backlog is part of what the webhook costs: let it drain before the next
         await new Promise((r) => setTimeout(r, phase.includes('webhook') ? 2000 : 300));
       }
