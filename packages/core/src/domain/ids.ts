@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { init } from '@paralleldrive/cuid2';
 
 /*
  * New ids (DECISIONS: cuid2 strings, `@paralleldrive/cuid2`): cuid2's construction exactly — a
