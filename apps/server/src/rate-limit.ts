@@ -106,24 +106,17 @@ export class RateLimits {
   async take(policy: Policy, n: number): Promise<Outcome> {
     const id = idOf(policy);
     for (;;) {
-      const now = Date.now();
-      let bucket = this.buckets.get(id);
-      if (bucket && bucket.resetAt <= now) {
-        this.buckets.delete(id);
-        bucket = undefined;
-      }
-      if (bucket && bucket.tokens >= n) {
-        bucket.tokens -= n;
-        return this.outcome(true, bucket, now);
-      }
-      // the shared count is spent until the window ends: no lease to take
-      if (bucket && bucket.sharedRemaining <= 0) return this.outcome(false, bucket, now);
+      // from the lease at hand, or refused with the window's count spent
+      const known = this.takeNow(policy, n);
+      if (known) return known;
+      const bucket = this.buckets.get(id);
+      if (bucket && bucket.resetAt <= Date.now()) this.buckets.delete(id);
       const inFlight = this.leasing.get(id);
       if (inFlight) {
         await inFlight;
         continue;
       }
-      const have = bucket?.tokens ?? 0;
+      const have = this.buckets.get(id)?.tokens ?? 0;
       const lease = this.pool ? Math.max(n - have, Math.floor(policy.requests / LEASE_DIVISOR), 1) : n - have;
       const leasing = this.lease(id, policy, lease);
       this.leasing.set(id, leasing);
