@@ -183,6 +183,9 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     out += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'exit' can come before the last lines are read from the pipes (which several processes may
+  // share, under WEB_CONCURRENCY): output() after stop() waits for them to close, a while at most.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
     const onData = () => {
@@ -206,7 +209,9 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);
-      return exited;
+      const code = await exited;
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      return code;
     },
   };
 }
