@@ -128,6 +128,98 @@ describe('directory keys (EXTENSIONS G)', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^error: .+\n$/);
     const help = await cli(['keys', '--help']);
-    for (const sub of ['create', 'list', 'revoke', 'rotate']) expect(help.stdout).toContain(`keys ${sub}`);
+    for (const sub of ['create', 'list', 'revoke', 'rotate', 'self'])
+      expect(help.stdout).toContain(`keys ${sub}`);
+  });
+
+  it('keys self: which key is sending, with its scopes, expiry, limit and state; any key may ask', async () => {
+    const boot = await cli(['keys', 'self']);
+    expect(boot).toMatchObject({ code: 0, stderr: '' });
+    const bootLines = boot.stdout.split('\n');
+    expect(bootLines[0]).toBe('name:       bootstrap');
+    expect(bootLines[1]).toMatch(/^id: +- \(the bootstrap key: WEBHOOK_API_KEY/);
+    expect(bootLines[2]).toMatch(/^scopes: +every scope \(projects:write, .*keys:admin.*\)$/);
+    expect(JSON.parse((await cli(['keys', 'self', '--json'])).stdout)).toMatchObject({
+      success: true,
+      data: { id: null, name: 'bootstrap', start: null, rateLimit: null },
+    });
+
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const made = JSON.parse(
+      (
+        await cli([
+          'keys',
+          'create',
+          '--name',
+          'feed-reader',
+          '--scopes',
+          'changes:read',
+          '--expires-at',
+          expiresAt,
+          '--rate-limit',
+          '120/60',
+          '--json',
+        ])
+      ).stdout,
+    ).data;
+    // a key without keys:admin may still ask who it is
+    const self = await cli(['keys', 'self'], made.key);
+    expect(self).toMatchObject({ code: 0, stderr: '' });
+    const fields = Object.fromEntries(
+      self.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => [line.slice(0, 12).trim(), line.slice(12)]),
+    );
+    expect(fields).toEqual({
+      'name:': 'feed-reader',
+      'id:': made.id,
+      'key:': `${made.key.slice(0, 12)}…`,
+      'scopes:': 'changes:read',
+      'created:': expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/),
+      'expires:': `${expiresAt.slice(0, 10)} ${expiresAt.slice(11, 19)}Z`,
+      'rate limit:': '120 requests per 60 s',
+      // this very request is a use, recorded beside the request (on PostgreSQL perhaps after the read)
+      'last used:': expect.stringMatching(/^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ|-)$/),
+      'state:': 'active',
+    });
+    const json = JSON.parse((await cli(['keys', 'self', '--json'], made.key)).stdout);
+    expect(json).toEqual({
+      success: true,
+      data: {
+        id: made.id,
+        name: 'feed-reader',
+        start: made.start,
+        scopes: ['changes:read'],
+        createdAt: made.createdAt,
+        expiresAt,
+        revokedAt: null,
+        lastUsedAt: expect.any(String),
+        rateLimit: { requests: 120, windowSeconds: 60 },
+      },
+    });
+
+    // a key with no limit of its own; then rotated with a grace period: it says until when
+    const plain = JSON.parse(
+      (await cli(['keys', 'create', '--name', 'plain', '--scopes', 'curate', '--json'])).stdout,
+    ).data;
+    expect((await cli(['keys', 'self'], plain.key)).stdout).toMatch(
+      /^rate limit: the server's default \(RATE_LIMIT_KEY_PER_MINUTE\)\nlast used: .*\nstate: +active\n$/m,
+    );
+    expect((await cli(['keys', 'rotate', plain.id, '--grace', '3600'])).code).toBe(0);
+    expect((await cli(['keys', 'self'], plain.key)).stdout).toMatch(
+      /^state: +until \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/m,
+    );
+
+    // a revoked key is refused, as for any other command
+    expect((await cli(['keys', 'revoke', made.id])).code).toBe(0);
+    const refused = await cli(['keys', 'self'], made.key);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('401 Unauthorized');
+
+    const help = await cli(['keys', 'self', '--help']);
+    expect(help.stdout).toMatch(/^Usage: directory keys self\n/);
+    expect(help.stdout).toContain('Any valid key may ask');
   });
 });

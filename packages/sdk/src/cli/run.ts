@@ -10,6 +10,7 @@ import { checkUrls } from './commands/check-urls.ts';
 import { createKey } from './commands/create-key.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { diffRevisions } from './commands/diff-revisions.ts';
+import { getOwnKey } from './commands/get-own-key.ts';
 import { getProject } from './commands/get-project.ts';
 import { history } from './commands/history.ts';
 import { importProjects } from './commands/import-projects.ts';
@@ -57,6 +58,7 @@ export const COMMANDS: Command[] = [
   listKeys,
   revokeKey,
   rotateKey,
+  getOwnKey,
 ];
 
 /** The whole CLI: parses `argv`, runs the command against `io`, and resolves to the exit code. */

@@ -4,7 +4,7 @@ import { EXIT_OK } from '../errors.ts';
 import { shortTime, table } from '../format.ts';
 
 /** active, expired, revoked, or `until <time>` (rotated with a grace period that has not run out). */
-function state(key: { expiresAt: string | null; revokedAt: string | null }, now: number): string {
+export function keyState(key: { expiresAt: string | null; revokedAt: string | null }, now: number): string {
   if (key.revokedAt !== null)
     return Date.parse(key.revokedAt) > now ? `until ${shortTime(key.revokedAt)}` : 'revoked';
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return 'expired';
@@ -49,7 +49,7 @@ Example:
       k.scopes.join(','),
       shortTime(k.createdAt),
       shortTime(k.lastUsedAt),
-      state(k, now),
+      keyState(k, now),
     ]);
     if (rows.length > 0)
       for (const line of table(['ID', 'NAME', 'KEY', 'SCOPES', 'CREATED', 'LAST USED', 'STATE'], rows))
