@@ -160,7 +160,34 @@ describe('keys in the web console (Chromium)', () => {
     await page.getByLabel('Name').fill('acme-integration');
     await page.getByLabel('changes:read').check();
     await page.getByLabel('webhooks:manage').check();
-    await page.getByRole('button', { name: 'Create key' }).click();
+    // an expiry and a limit of its own: the API's messages show as other errors do, the form kept
+    const form = page.locator('.key-create');
+    const create = page.getByRole('button', { name: 'Create key' });
+    const error = form.locator('.notice.error');
+    await page.getByLabel('Requests').fill('600');
+    await create.click();
+    // half a limit: the browser asks for the window before anything is sent
+    expect(
+      await page
+        .getByLabel('Window (seconds)')
+        .evaluate((e) => (e as HTMLInputElement).validity.valueMissing),
+    ).toBe(true);
+    expect(await error.count()).toBe(0);
+    await page.getByLabel('Window (seconds)').fill('60');
+    await page.getByLabel('Requests').fill('2000000');
+    await page.getByLabel('Expires (optional)').fill('2020-01-01T09:30');
+    await create.click();
+    await error.waitFor(WAIT);
+    expect(await error.locator('.error-details').innerText()).toMatch(
+      /^rateLimit\.requests: Too big: .*1000000/,
+    );
+    await page.getByLabel('Requests').fill('600');
+    await create.click();
+    await error.filter({ hasText: 'expiresAt: Must be in the future' }).waitFor(WAIT);
+    expect(await page.getByLabel('Name').inputValue()).toBe('acme-integration');
+    const expiry = '2030-03-01T12:00';
+    await page.getByLabel('Expires (optional)').fill(expiry);
+    await create.click();
     const shown = page.locator('.key-create .key-value');
     await shown.waitFor(WAIT);
     const made = await shown.innerText();
@@ -177,6 +204,19 @@ describe('keys in the web console (Chromium)', () => {
     expect(await row.innerText()).toContain('changes:read');
     expect(await row.innerText()).toContain(made.slice(0, 12));
     expect(await row.locator('.key-state').innerText()).toBe('active');
+    expect(await error.count()).toBe(0);
+    // the form is empty again; the key has the expiry (the browser's local time) and the limit
+    expect(await page.getByLabel('Expires (optional)').inputValue()).toBe('');
+    expect(await page.getByLabel('Requests').inputValue()).toBe('');
+    const expiresAt = await page.evaluate((local) => new Date(local).toISOString(), expiry);
+    const self = (await s.call('GET', '/api/keys/self', { key: made })).json.data;
+    expect(self).toMatchObject({ expiresAt, rateLimit: { requests: 600, windowSeconds: 60 } });
+    expect(await row.locator('.key-rate-limit').innerText()).toBe('600 per 60 s');
+    expect(await row.locator('.key-expires time').getAttribute('datetime')).toBe(expiresAt);
+    expect(await row.locator('.key-expires').innerText()).toContain('2030');
+    const bobRow = page.locator('tr', { has: page.getByRole('rowheader', { name: 'bob-curator' }) }).first();
+    expect(await bobRow.locator('.key-rate-limit').innerText()).toBe('server default');
+    expect(await bobRow.locator('.key-expires').innerText()).toBe('never');
     expect(await page.locator('.keys').innerText()).not.toContain(made);
 
     // rotate bob's key, keeping the old one for an hour

@@ -5,7 +5,7 @@ import { request } from '../../../lib/api-client.ts';
 
 export type KeyRecord = RouterOutputs['keys']['list']['data'][number];
 export type NewKey = RouterOutputs['keys']['create']['data'];
-type Scopes = RouterInputs['keys']['create']['scopes'];
+export type CreateKeyInput = RouterInputs['keys']['create'];
 
 const keyed = { key: true } as const;
 
@@ -15,8 +15,7 @@ export const listKeys = (cursor: string | null, signal?: AbortSignal) =>
     signal,
   });
 
-export const createKey = (name: string, scopes: Scopes) =>
-  request((client) => client.keys.create({ name, scopes }), keyed);
+export const createKey = (input: CreateKeyInput) => request((client) => client.keys.create(input), keyed);
 
 export const revokeKey = (id: string) => request((client) => client.keys.revoke({ id }), keyed);
 

@@ -12,7 +12,7 @@ const GRACE = [
   [604_800, 'graceWeek'],
 ] as const;
 
-/** One key of the list: what it may do, when it was used, and revoke or rotate it. */
+/** One key of the list: what it may do, its limit and expiry, when it was used, and revoke or rotate it. */
 export function KeyRow(props: { record: KeyRecord; now: number; onRotated(made: NewKey): void }) {
   const { record, now } = props;
   const { t, formatDate } = useI18n();
@@ -59,10 +59,20 @@ export function KeyRow(props: { record: KeyRecord; now: number; onRotated(made: 
           </code>
         ))}
       </td>
-      <td data-label={t.keyCreatedAt}>
+      <td className="key-rate-limit" data-label={t.keyRateLimit}>
+        {record.rateLimit
+          ? t.keyRate(record.rateLimit.requests, record.rateLimit.windowSeconds)
+          : t.keyRateDefault}
+      </td>
+      <td className="key-time" data-label={t.keyCreatedAt}>
         <Time iso={record.createdAt} />
       </td>
-      <td data-label={t.keyLastUsed}>{record.lastUsedAt ? <Time iso={record.lastUsedAt} /> : t.keyNever}</td>
+      <td className="key-time key-expires" data-label={t.keyExpiresAt}>
+        {record.expiresAt ? <Time iso={record.expiresAt} /> : t.keyNoExpiry}
+      </td>
+      <td className="key-time" data-label={t.keyLastUsed}>
+        {record.lastUsedAt ? <Time iso={record.lastUsedAt} /> : t.keyNever}
+      </td>
       <td className="key-state" data-label={t.keyState}>
         {state}
       </td>

@@ -54,7 +54,9 @@ function Keys() {
                 <th scope="col">{t.keyName}</th>
                 <th scope="col">{t.keyStart}</th>
                 <th scope="col">{t.keyScopes}</th>
+                <th scope="col">{t.keyRateLimit}</th>
                 <th scope="col">{t.keyCreatedAt}</th>
+                <th scope="col">{t.keyExpiresAt}</th>
                 <th scope="col">{t.keyLastUsed}</th>
                 <th scope="col">{t.keyState}</th>
                 <th scope="col">{t.keyActions}</th>
