@@ -75,9 +75,10 @@ export async function findProjectDetailsByIds(
   forUpdate = false,
 ): Promise<ProjectDetailRow[]> {
   if (ids.length === 0) return [];
-  const { sql: text, parameters, idsAt } = detailsByIdsStatement(db, forUpdate);
+  const one = ids.length === 1;
+  const { sql: text, parameters, idsAt } = detailsByIdsStatement(db, forUpdate, one);
   const values = [...parameters];
-  values[idsAt] = [...ids];
+  values[idsAt] = one ? ids[0] : [...ids];
   const result = await db.executeQuery<ProjectDetailRow>(CompiledQuery.raw(text, values));
   return result.rows;
 }
@@ -85,16 +86,26 @@ export async function findProjectDetailsByIds(
 // Compiled once (as the slug's statement is): building it took Kysely longer than PostgreSQL
 // takes to run it. Every database here has the same dialect (PostgresDialect, PGlite too), so
 // one text serves all. The ids are found among the parameters by identity.
-const compiledByIds = new Map<boolean, { sql: string; parameters: readonly unknown[]; idsAt: number }>();
+//
+// One id has a statement of its own (`p.id = $n`), the cold GET by slug's: PostgreSQL never
+// takes the generic plan of `= any($n)` for a one-element array (it costs the generic plan
+// for ten elements, more than a custom plan for one), so it planned that statement anew on
+// every execution — twice the database's work of the read itself (bench/RESULTS.md).
+const compiledByIds = new Map<string, { sql: string; parameters: readonly unknown[]; idsAt: number }>();
 
-function detailsByIdsStatement(db: Db, forUpdate: boolean) {
-  let compiled = compiledByIds.get(forUpdate);
+function detailsByIdsStatement(db: Db, forUpdate: boolean, one: boolean) {
+  const key = `${forUpdate}:${one}`;
+  let compiled = compiledByIds.get(key);
   if (!compiled) {
     const marker: string[] = [];
-    const query = projectDetailQuery(db).where('p.id', '=', sql<string>`any(${marker}::text[])`);
+    const query = projectDetailQuery(db).where(
+      'p.id',
+      '=',
+      one ? sql<string>`${marker}` : sql<string>`any(${marker}::text[])`,
+    );
     const { sql: text, parameters } = (forUpdate ? query.forUpdate('p') : query).compile();
     compiled = { sql: text, parameters, idsAt: parameters.indexOf(marker) };
-    compiledByIds.set(forUpdate, compiled);
+    compiledByIds.set(key, compiled);
   }
   return compiled;
 }
