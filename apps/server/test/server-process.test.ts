@@ -289,7 +289,8 @@ describe('the server process on embedded PGlite', () => {
     ).toBe(200);
     expect(readFileSync(join(dir, 'api-key'), 'utf8')).toBe(`${key?.[2]}\n`);
     expect(third.output()).not.toMatch(/API key kept in/);
-  });
+    // three starts of a server on an embedded database directory: a minute on a loaded machine
+  }, 180_000);
 
   it('never writes a configured WEBHOOK_API_KEY to its output', async () => {
     const key = newKey();
