@@ -67,11 +67,11 @@ describe('directory keys (EXTENSIONS G)', () => {
     const list = await cli(['keys', 'list']);
     expect(list.code).toBe(0);
     const [header, row] = list.stdout.split('\n');
-    expect(header).toMatch(/^ID +NAME +KEY +SCOPES +CREATED +LAST USED +STATE$/);
+    expect(header).toMatch(/^ID +NAME +KEY +SCOPES +CREATED +LAST USED +LIMIT +EXPIRES +STATE$/);
     expect(row).toContain('crawler-fleet');
     expect(row).toContain(`${key.slice(0, 12)}…`);
     expect(row).toContain('tasks:write,projects:write');
-    expect(row).toMatch(/ active$/);
+    expect(row).toMatch(/ 600\/60s +- +active$/);
     expect(list.stdout).not.toContain(key);
     const json = JSON.parse((await cli(['keys', 'list', '--json'])).stdout);
     const record = json.data.find((k: { name: string }) => k.name === 'crawler-fleet');

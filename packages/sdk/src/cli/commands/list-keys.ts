@@ -17,7 +17,8 @@ export const listKeys: Command = {
   synopsis: 'keys list [options]',
   help: `
 Needs a key with keys:admin. One line per key: its id (for revoke and rotate), name, first
-characters, scopes, when it was made and last used (recorded at most once a minute), and its
+characters, scopes, when it was made and last used (recorded at most once a minute), its own
+rate limit (requests/seconds; 'default' for the server's), when it expires ('-': never), and its
 state: active, expired, revoked, or 'until <time>' for a key rotated with a grace period.
 
 Options:
@@ -49,10 +50,15 @@ Example:
       k.scopes.join(','),
       shortTime(k.createdAt),
       shortTime(k.lastUsedAt),
+      k.rateLimit === null ? 'default' : `${k.rateLimit.requests}/${k.rateLimit.windowSeconds}s`,
+      shortTime(k.expiresAt),
       keyState(k, now),
     ]);
     if (rows.length > 0)
-      for (const line of table(['ID', 'NAME', 'KEY', 'SCOPES', 'CREATED', 'LAST USED', 'STATE'], rows))
+      for (const line of table(
+        ['ID', 'NAME', 'KEY', 'SCOPES', 'CREATED', 'LAST USED', 'LIMIT', 'EXPIRES', 'STATE'],
+        rows,
+      ))
         ctx.print(line);
     else ctx.print('No named keys');
     if (page.nextCursor) ctx.print(`next page: --cursor ${page.nextCursor}`);
