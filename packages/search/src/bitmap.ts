@@ -140,6 +140,26 @@ export class Bits {
     return true;
   }
 
+  /** out |= this & raw words (a dense posting list's bitmap). */
+  andWordsInto(b: Uint32Array, out: Bits): void {
+    const a = this.words;
+    const o = out.words;
+    const hi = Math.min(this.hi, b.length);
+    let first = -1;
+    let last = 0;
+    for (let i = this.lo; i < hi; i++) {
+      const w = a[i]! & b[i]!;
+      if (w !== 0) {
+        o[i]! |= w;
+        if (first < 0) first = i;
+        last = i + 1;
+      }
+    }
+    if (first < 0) return;
+    if (first < out.lo) out.lo = first;
+    if (last > out.hi) out.hi = last;
+  }
+
   count(): number {
     const a = this.words;
     let n = 0;

@@ -15,8 +15,9 @@ import {
   score,
 } from './ranking.ts';
 import { select } from './select.ts';
+import type { Position } from './sorted-list.ts';
 import { KEYS, type Store } from './store.ts';
-import { SEP } from './terms.ts';
+import { KEY_PREFIX_MAX, keyPrefixCode, SEP } from './terms.ts';
 import { compareCodePoints, isCjkToken, normalize, tokensOfNormalized } from './text.ts';
 import type { MatchField, ProjectQuery } from './types.ts';
 import { allowedTypos, prefixDistance } from './typo.ts';
@@ -39,9 +40,13 @@ export interface Tiers {
 /**
  * The matches whose key equals or starts with the whole query (its words without spaces, or a
  * synonym of a one-word query), as sets: the keys of every document are kept in key order
- * (store.ts byKey), so the keys equal to the whole and those that start with it are two
- * ranges found by binary search; their documents' bits are set and AND-ed with the matches.
- * The work is the documents of the ranges, not the matches, and reads no text.
+ * (store.ts byKey), so the keys equal to the whole are a range found by binary search, its
+ * documents' bits set and AND-ed with the matches (the work is the documents that rank there).
+ * A whole of up to KEY_PREFIX_MAX code units has the documents of any key starting with it as
+ * a posting list (store.ts keyPrefix), AND-ed with the matches a word at a time when dense; a
+ * longer one is the range of keys that start with it. No text is read. The prefix list holds
+ * the keys equal to the whole too: those documents are in the exact tier, which ranks higher
+ * and takes them out of the prefix tier below.
  */
 export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched: Coded): Tiers {
   const at: (Bits | undefined)[] = [];
@@ -49,21 +54,34 @@ export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched
   const wholes: [string, boolean][] = [[m.terms.join(''), false]];
   if (m.words.length === 1) for (const syn of m.words[0]!.synonyms) wholes.push([syn.join(''), true]);
   const byKey = ix.byKey;
+  const put = (t: number, b: Bits) => {
+    if (b.empty) return;
+    if (at[t]) at[t].or(b);
+    else at[t] = b;
+  };
   for (const [whole, synonym] of wholes) {
+    const exact = synonym ? KEY_EXACT_SYNONYM : KEY_EXACT;
+    const prefix = synonym ? KEY_PREFIX_SYNONYM : KEY_PREFIX;
     const start = byKey.seek((e) => ix.compareKeyTo(e, whole) < 0);
     const exactEnd = byKey.seek((e) => ix.compareKeyTo(e, whole) <= 0);
-    const end = byKey.seek((e) => ix.compareKeyTo(e, whole) < 0 || ix.keyStartsWith(e, whole));
-    for (const [from, to, t] of [
-      [start, exactEnd, synonym ? KEY_EXACT_SYNONYM : KEY_EXACT],
-      [exactEnd, end, synonym ? KEY_PREFIX_SYNONYM : KEY_PREFIX],
-    ] as const) {
+    const ranges: [Position, Position, number][] = [[start, exactEnd, exact]];
+    if (whole.length <= KEY_PREFIX_MAX) {
+      const id = ix.keyPrefixIds.get(keyPrefixCode(whole, 0, whole.length));
+      if (id !== undefined) {
+        const b = ix.bits.take();
+        ix.keyPrefix.andInto(id, matches, b);
+        put(prefix, b);
+      }
+    } else {
+      const end = byKey.seek((e) => ix.compareKeyTo(e, whole) < 0 || ix.keyStartsWith(e, whole));
+      ranges.push([exactEnd, end, prefix]);
+    }
+    for (const [from, to, t] of ranges) {
       if (from.block === to.block && from.offset === to.offset) continue;
       const b = ix.bits.take();
       byKey.between(from, to, (e) => b.add((e / KEYS) | 0));
       b.and(matches);
-      if (b.empty) continue;
-      if (at[t]) at[t].or(b);
-      else at[t] = b;
+      put(t, b);
     }
   }
   // each document in its best tier only

@@ -230,6 +230,25 @@ export class Postings {
   }
 
   /**
+   * Adds a term's documents that are in `within` to `out`: the list's bitmap AND-ed a word at
+   * a time when the list is as dense as in orInto, else a test per document.
+   */
+  andInto(term: number, within: Bits, out: Bits): void {
+    const l = this.lists[term];
+    if (l === undefined) return;
+    if (typeof l === 'number') {
+      if (within.has(l)) out.add(l);
+      return;
+    }
+    const n = Array.isArray(l) ? l.length : this.lens[term]!;
+    if (Array.isArray(l) || n < out.words.length || n < 256) {
+      for (let i = 0; i < n; i++) if (within.has(l[i]!)) out.add(l[i]!);
+      return;
+    }
+    within.andWordsInto(this.denseOf(term, l, n, out.words.length), out);
+  }
+
+  /**
    * How many of a term's documents are in a bitmap: the list's bitmap AND-ed and counted a
    * word at a time when the list is as dense as in orInto, else a test per document.
    */

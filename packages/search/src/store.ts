@@ -73,6 +73,13 @@ export class Store {
   readonly cjkName = new Postings();
   readonly cjkDesc = new Postings();
   readonly tagDocs = new Postings();
+  /**
+   * The documents of each key prefix of 1 to KEY_PREFIX_MAX code units (by keyPrefixCode):
+   * whether any key of a document starts with a short query is then a posting list (read as
+   * a bitmap when dense), not a walk over the keys of byKey's range (pages.ts keyTiers).
+   */
+  readonly keyPrefixIds = new Map<number, number>();
+  readonly keyPrefix = new Postings();
 
   // maintained counts (facets of the whole directory, tags' projectCount)
   statusCount = [0, 0, 0];
@@ -492,6 +499,15 @@ export class Store {
     for (const t of this.docTags.get(d)) this.tagCount[t]!--;
   }
 
+  private keyPrefixId(code: number): number {
+    let id = this.keyPrefixIds.get(code);
+    if (id === undefined) {
+      id = this.keyPrefixIds.size;
+      this.keyPrefixIds.set(code, id);
+    }
+    return id;
+  }
+
   private cjkId(gram: number): number {
     let id = this.cjkIds.get(gram);
     if (id === undefined) {
@@ -522,6 +538,8 @@ export class Store {
     for (const g of t.cjkName) cjkName.push(this.cjkId(g), d);
     const cjkDesc = this.pairBuffer(this.cjkDesc);
     for (const g of t.cjkDesc) cjkDesc.push(this.cjkId(g), d);
+    const keyPrefix = this.pairBuffer(this.keyPrefix);
+    for (const k of t.keyPrefixes) keyPrefix.push(this.keyPrefixId(k), d);
     if (cjkDesc.n > PAIR_BATCH || latinDesc.n > PAIR_BATCH) this.flushPairs();
   }
 
@@ -537,6 +555,7 @@ export class Store {
     for (const s of t.latinDesc) this.latinDesc.add(this.vocab.intern(s), d);
     for (const s of t.cjkName) this.cjkName.add(this.cjkId(s), d);
     for (const s of t.cjkDesc) this.cjkDesc.add(this.cjkId(s), d);
+    for (const k of t.keyPrefixes) this.keyPrefix.add(this.keyPrefixId(k), d);
   }
 
   private unpost(d: number, t: Terms) {
@@ -544,6 +563,7 @@ export class Store {
     for (const s of t.latinDesc) this.latinDesc.delete(this.vocab.id(s)!, d);
     for (const s of t.cjkName) this.cjkName.delete(this.cjkIds.get(s)!, d);
     for (const s of t.cjkDesc) this.cjkDesc.delete(this.cjkIds.get(s)!, d);
+    for (const k of t.keyPrefixes) this.keyPrefix.delete(this.keyPrefixIds.get(k)!, d);
     for (const tag of this.docTags.get(d)) this.tagDocs.delete(tag, d);
   }
 
@@ -563,6 +583,10 @@ export class Store {
     each(a.latinDesc, b.latinDesc, this.latinDesc, vocab, vocabKnown);
     each(a.cjkName, b.cjkName, this.cjkName, cjk, cjkKnown);
     each(a.cjkDesc, b.cjkDesc, this.cjkDesc, cjk, cjkKnown);
+    // keyPrefixes hold each prefix of a document once, over all its keys: a prefix another key still has stays
+    const prefix = (k: number) => this.keyPrefixId(k);
+    const prefixKnown = (k: number) => this.keyPrefixIds.get(k)!;
+    each(a.keyPrefixes, b.keyPrefixes, this.keyPrefix, prefix, prefixKnown);
   }
 
   stats(): { projects: number; tags: number; bytes: number } {
@@ -576,6 +600,7 @@ export class Store {
     bytes += this.vocab.bytes();
     bytes += this.latinName.bytes() + this.latinDesc.bytes() + this.cjkName.bytes() + this.cjkDesc.bytes();
     bytes += this.tagDocs.bytes() + this.docTags.bytes();
+    bytes += this.keyPrefix.bytes() + this.keyPrefixIds.size * 64;
     for (const b of [...this.statusBits, ...this.linkBits]) bytes += b.byteLength;
     bytes += this.cjkIds.size * 64;
     bytes += this.byUpdated.bytes() + this.byCreated.bytes() + this.byName.bytes() + this.byId.bytes();

@@ -12,7 +12,7 @@ import type { IndexedProject } from './types.ts';
 /*
  * What a project puts into the engine, computed from its text alone: the Latin tokens and CJK
  * grams of its name-class and description fields, its keys (whole-key and key-prefix rank
- * tiers), its name sort key. Recomputed from the stored project to take it out again.
+ * tiers) and their short prefixes, its name sort key. Recomputed from the stored project to take it out again.
  */
 
 /** Separates the keys in Terms.keys. */
@@ -31,9 +31,25 @@ export interface Terms {
   /** Where each key starts in `keys` (after its SEP), and its length. */
   keyAt: number[];
   keyLen: number[];
+  /** The codes (keyPrefixCode) of the first 1 to KEY_PREFIX_MAX code units of each key, each once. */
+  keyPrefixes: number[];
   nameKey: string;
   /** Whether normalising leaves the texts' CJK runs as they are (CJK substrings can then be checked on the raw text). */
   plain: boolean;
+}
+
+/** The longest key prefix kept as a posting list (store.ts keyPrefix): longer ones are a range of byKey. */
+export const KEY_PREFIX_MAX = 3;
+
+/**
+ * A number for the first n (1 to KEY_PREFIX_MAX) UTF-16 code units of a text: digits
+ * 1–65536 in base 65537, so that texts of different lengths never share one (and numbers hash
+ * faster than strings).
+ */
+export function keyPrefixCode(s: string, from: number, n: number): number {
+  let v = 0;
+  for (let i = 0; i < n; i++) v = v * 65537 + s.charCodeAt(from + i) + 1;
+  return v;
 }
 
 /** The key of a CJK character (its code point) or pair (both code points): numbers hash faster than strings. */
@@ -95,11 +111,16 @@ export function termsOf(p: IndexedProject): Terms {
   const keyList = [nameToks.join(''), nameEnToks.join(''), slugToks.join(''), full, initials];
   const keyAt: number[] = [];
   const keyLen: number[] = [];
+  const keyPrefixes: number[] = [];
   let at = 1;
   for (const k of keyList) {
     keyAt.push(at);
     keyLen.push(k.length);
     at += k.length + 1;
+    for (let n = 1; n <= KEY_PREFIX_MAX && n <= k.length; n++) {
+      const code = keyPrefixCode(k, 0, n);
+      if (!keyPrefixes.includes(code)) keyPrefixes.push(code);
+    }
   }
   const same = (raw: string | null, normalized: string) =>
     !raw || cjkSkeleton(raw) === cjkSkeleton(normalized);
@@ -111,6 +132,7 @@ export function termsOf(p: IndexedProject): Terms {
     keys: `${SEP}${keyList.join(SEP)}${SEP}`,
     keyAt,
     keyLen,
+    keyPrefixes,
     nameKey: nameSortKey(p.name),
     plain:
       same(p.name, name) &&
