@@ -1,8 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../tables.ts';
 import {
   diffLinksAndTags,
   type LinksAndTags,
+  type LinksAndTagsDiff,
   type NewLink,
   type StoredLink,
   type StoredTagLink,
@@ -44,39 +45,40 @@ export async function replaceLinksAndTags(
     db,
     projects.filter((p) => !p.isNew).map((p) => p.projectId),
   );
-  const { linkInserts, linkUpdates, linkDeletes, tagInserts, tagUpdates, tagDeletes } = diffLinksAndTags(
-    projects,
-    stored,
-    newId,
-  );
-  if (
-    linkInserts.length +
-      linkUpdates.length +
-      linkDeletes.length +
-      tagInserts.length +
-      tagUpdates.length +
-      tagDeletes.length ===
-    0
-  )
-    return;
+  const diff = diffLinksAndTags(projects, stored, newId);
+  const { linkInserts, linkUpdates, linkDeletes, tagInserts, tagUpdates, tagDeletes } = diff;
+  const writes = [linkInserts, linkUpdates, linkDeletes, tagInserts, tagUpdates, tagDeletes];
+  if (writes.every((rows) => rows.length === 0)) return;
 
-  // Deletes run before the inserts (which read them), so a url can move between positions.
   await sql`
-    with
-      deleted_links as (delete from links where id = any(${linkDeletes}::text[]) returning 1),
+    with ${linksAndTagsWrites(diff)}
+    select 1
+    where (select count(*) from inserted_links) >= 0 and (select count(*) from updated_tags) >= 0
+  `.execute(db);
+}
+
+/**
+ * The writes of a links-and-tags diff as common table expressions (deleted_links, deleted_tags,
+ * updated_links, updated_tags, inserted_tags, inserted_links), for a statement of its own or the
+ * batch's (write-batch.ts). Deletes run before the inserts (which read them), so a url can move
+ * between positions; the statement that holds them must read inserted_links and updated_tags.
+ */
+export function linksAndTagsWrites(d: LinksAndTagsDiff): RawBuilder<unknown> {
+  return sql`
+      deleted_links as (delete from links where id = any(${d.linkDeletes}::text[]) returning 1),
       deleted_tags as (
         delete from project_tags pt
-        using unnest(${tagDeletes.map((t) => t.project_id)}::text[], ${tagDeletes.map((t) => t.tag_id)}::text[])
-          as d(project_id, tag_id)
-        where pt.project_id = d.project_id and pt.tag_id = d.tag_id
+        using unnest(${d.tagDeletes.map((t) => t.project_id)}::text[], ${d.tagDeletes.map((t) => t.tag_id)}::text[])
+          as x(project_id, tag_id)
+        where pt.project_id = x.project_id and pt.tag_id = x.tag_id
         returning 1
       ),
       updated_links as (
         update links l set url = u.url, type = u.type, title = u.title, position = u.position
         from unnest(
-          ${linkUpdates.map((l) => l.id)}::text[], ${linkUpdates.map((l) => l.url)}::text[],
-          ${linkUpdates.map((l) => l.type)}::text[], ${linkUpdates.map((l) => l.title)}::text[],
-          ${linkUpdates.map((l) => l.position)}::int[]
+          ${d.linkUpdates.map((l) => l.id)}::text[], ${d.linkUpdates.map((l) => l.url)}::text[],
+          ${d.linkUpdates.map((l) => l.type)}::text[], ${d.linkUpdates.map((l) => l.title)}::text[],
+          ${d.linkUpdates.map((l) => l.position)}::int[]
         ) as u(id, url, type, title, position)
         where l.id = u.id
         returning 1
@@ -84,8 +86,8 @@ export async function replaceLinksAndTags(
       updated_tags as (
         update project_tags pt set position = u.position
         from unnest(
-          ${tagUpdates.map((t) => t.project_id)}::text[], ${tagUpdates.map((t) => t.tag_id)}::text[],
-          ${tagUpdates.map((t) => t.position)}::int[]
+          ${d.tagUpdates.map((t) => t.project_id)}::text[], ${d.tagUpdates.map((t) => t.tag_id)}::text[],
+          ${d.tagUpdates.map((t) => t.position)}::int[]
         ) as u(project_id, tag_id, position)
         where pt.project_id = u.project_id and pt.tag_id = u.tag_id
         returning 1
@@ -94,23 +96,23 @@ export async function replaceLinksAndTags(
         insert into project_tags (project_id, tag_id, position)
         select u.project_id, u.tag_id, u.position
         from unnest(
-          ${tagInserts.map((t) => t.project_id)}::text[], ${tagInserts.map((t) => t.tag_id)}::text[],
-          ${tagInserts.map((t) => t.position)}::int[]
+          ${d.tagInserts.map((t) => t.project_id)}::text[], ${d.tagInserts.map((t) => t.tag_id)}::text[],
+          ${d.tagInserts.map((t) => t.position)}::int[]
         ) as u(project_id, tag_id, position)
         where (select count(*) from deleted_tags) >= 0
         returning 1
-      )
-    insert into links (id, project_id, type, url, url_key, title, position)
-    select u.id, u.project_id, u.type, u.url, u.url_key, u.title, u.position
-    from unnest(
-      ${linkInserts.map((l) => l.id)}::text[], ${linkInserts.map((l) => l.project_id)}::text[],
-      ${linkInserts.map((l) => l.type)}::text[], ${linkInserts.map((l) => l.url)}::text[],
-      ${linkInserts.map((l) => l.url_key)}::text[], ${linkInserts.map((l) => l.title)}::text[],
-      ${linkInserts.map((l) => l.position)}::int[]
-    ) as u(id, project_id, type, url, url_key, title, position)
-    where (select count(*) from deleted_links) >= 0
-      and (select count(*) from updated_links) >= 0
-      and (select count(*) from updated_tags) >= 0
-      and (select count(*) from inserted_tags) >= 0
-  `.execute(db);
+      ),
+      inserted_links as (
+        insert into links (id, project_id, type, url, url_key, title, position)
+        select u.id, u.project_id, u.type, u.url, u.url_key, u.title, u.position
+        from unnest(
+          ${d.linkInserts.map((l) => l.id)}::text[], ${d.linkInserts.map((l) => l.project_id)}::text[],
+          ${d.linkInserts.map((l) => l.type)}::text[], ${d.linkInserts.map((l) => l.url)}::text[],
+          ${d.linkInserts.map((l) => l.url_key)}::text[], ${d.linkInserts.map((l) => l.title)}::text[],
+          ${d.linkInserts.map((l) => l.position)}::int[]
+        ) as u(id, project_id, type, url, url_key, title, position)
+        where (select count(*) from deleted_links) >= 0 and (select count(*) from updated_links) >= 0
+          and (select count(*) from inserted_tags) >= 0
+        returning 1
+      )`;
 }

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { NewRevision } from '../history/write.ts';
 import type { Database } from '../tables.ts';
 import type { LinksAndTagsDiff } from './diff.ts';
+import { linksAndTagsWrites } from './links-and-tags.ts';
 import type { ProjectFields, ProjectWrite } from './write.ts';
 
 type Db = Kysely<Database>;
@@ -85,55 +86,7 @@ export async function writeProjectBatch(
         where p.id = u.id and p.xmin = u.version::xid
         returning p.id, p.created_at, p.updated_at
       ),
-      deleted_links as (delete from links where id = any(${d.linkDeletes}::text[]) returning 1),
-      deleted_tags as (
-        delete from project_tags pt
-        using unnest(${d.tagDeletes.map((t) => t.project_id)}::text[], ${d.tagDeletes.map((t) => t.tag_id)}::text[])
-          as x(project_id, tag_id)
-        where pt.project_id = x.project_id and pt.tag_id = x.tag_id
-        returning 1
-      ),
-      updated_links as (
-        update links l set url = u.url, type = u.type, title = u.title, position = u.position
-        from unnest(
-          ${d.linkUpdates.map((l) => l.id)}::text[], ${d.linkUpdates.map((l) => l.url)}::text[],
-          ${d.linkUpdates.map((l) => l.type)}::text[], ${d.linkUpdates.map((l) => l.title)}::text[],
-          ${d.linkUpdates.map((l) => l.position)}::int[]
-        ) as u(id, url, type, title, position)
-        where l.id = u.id
-        returning 1
-      ),
-      updated_tags as (
-        update project_tags pt set position = u.position
-        from unnest(
-          ${d.tagUpdates.map((t) => t.project_id)}::text[], ${d.tagUpdates.map((t) => t.tag_id)}::text[],
-          ${d.tagUpdates.map((t) => t.position)}::int[]
-        ) as u(project_id, tag_id, position)
-        where pt.project_id = u.project_id and pt.tag_id = u.tag_id
-        returning 1
-      ),
-      inserted_tags as (
-        insert into project_tags (project_id, tag_id, position)
-        select u.project_id, u.tag_id, u.position
-        from unnest(
-          ${d.tagInserts.map((t) => t.project_id)}::text[], ${d.tagInserts.map((t) => t.tag_id)}::text[],
-          ${d.tagInserts.map((t) => t.position)}::int[]
-        ) as u(project_id, tag_id, position)
-        where (select count(*) from deleted_tags) >= 0
-        returning 1
-      ),
-      inserted_links as (
-        insert into links (id, project_id, type, url, url_key, title, position)
-        select u.id, u.project_id, u.type, u.url, u.url_key, u.title, u.position
-        from unnest(
-          ${d.linkInserts.map((l) => l.id)}::text[], ${d.linkInserts.map((l) => l.project_id)}::text[],
-          ${d.linkInserts.map((l) => l.type)}::text[], ${d.linkInserts.map((l) => l.url)}::text[],
-          ${d.linkInserts.map((l) => l.url_key)}::text[], ${d.linkInserts.map((l) => l.title)}::text[],
-          ${d.linkInserts.map((l) => l.position)}::int[]
-        ) as u(id, project_id, type, url, url_key, title, position)
-        where (select count(*) from deleted_links) >= 0 and (select count(*) from updated_links) >= 0
-        returning 1
-      ),
+      ${linksAndTagsWrites(d)},
       revisions as (
         insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id,
           key_name, slug, name, name_en, body_hash, project)
