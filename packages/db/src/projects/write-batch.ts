@@ -3,7 +3,7 @@ import type { NewRevision } from '../history/write.ts';
 import type { Database } from '../tables.ts';
 import type { LinksAndTagsDiff } from './diff.ts';
 import { linksAndTagsWrites } from './links-and-tags.ts';
-import type { ProjectFields, ProjectWrite } from './write.ts';
+import { FIELD_COLUMNS, FIELD_SET, FIELD_VALUES, fieldArrays, type ProjectWrite } from './write.ts';
 
 type Db = Kysely<Database>;
 
@@ -46,43 +46,27 @@ export async function writeProjectBatch(
   },
 ): Promise<WrittenTimes[]> {
   const { inserts, updates, links: d, revisions } = batch;
-  const ins = <T>(pick: (f: ProjectFields) => T) => inserts.map((r) => pick(r.fields));
-  const upd = <T>(pick: (f: ProjectFields) => T) => updates.map((r) => pick(r.fields));
   const rev = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
   const { rows } = await sql<WrittenTimes & { updated: number }>`
     with
       inserted as (
-        insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
-          status, source, created_at, updated_at)
-        select u.id, u.slug, u.name, u.name_en, u.description, u.description_en, u.content, u.content_en,
-          u.status, u.source, u.at, u.at
+        insert into projects (id, slug, ${FIELD_COLUMNS}, created_at, updated_at)
+        select u.id, u.slug, ${FIELD_VALUES}, u.at, u.at
         from (
           select *, now() + u.position * interval '1 microsecond' as at
           from unnest(
-            ${inserts.map((r) => r.id)}::text[], ${inserts.map((r) => r.slug)}::text[],
-            ${ins((f) => f.name)}::text[], ${ins((f) => f.name_en)}::text[],
-            ${ins((f) => f.description)}::text[], ${ins((f) => f.description_en)}::text[],
-            ${ins((f) => f.content)}::text[], ${ins((f) => f.content_en)}::text[],
-            ${ins((f) => f.status ?? 'ACTIVE')}::text[], ${ins((f) => f.source)}::text[],
+            ${inserts.map((r) => r.id)}::text[], ${inserts.map((r) => r.slug)}::text[], ${fieldArrays(inserts)},
             ${inserts.map((r) => r.position)}::int[]
-          ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position)
+          ) as u(id, slug, ${FIELD_COLUMNS}, position)
         ) u
         returning id, created_at, updated_at
       ),
       updated as (
-        update projects p set
-          name = u.name, name_en = u.name_en, description = u.description,
-          description_en = u.description_en, content = u.content, content_en = u.content_en,
-          status = u.status, source = u.source,
-          updated_at = now() + u.position * interval '1 microsecond'
+        update projects p set ${FIELD_SET}, updated_at = now() + u.position * interval '1 microsecond'
         from unnest(
-          ${updates.map((r) => r.id)}::text[], ${updates.map((r) => r.version)}::text[],
-          ${upd((f) => f.name)}::text[], ${upd((f) => f.name_en)}::text[],
-          ${upd((f) => f.description)}::text[], ${upd((f) => f.description_en)}::text[],
-          ${upd((f) => f.content)}::text[], ${upd((f) => f.content_en)}::text[],
-          ${upd((f) => f.status ?? 'ACTIVE')}::text[], ${upd((f) => f.source)}::text[],
+          ${updates.map((r) => r.id)}::text[], ${updates.map((r) => r.version)}::text[], ${fieldArrays(updates)},
           ${updates.map((r) => r.position)}::int[]
-        ) as u(id, version, name, name_en, description, description_en, content, content_en, status, source, position)
+        ) as u(id, version, ${FIELD_COLUMNS}, position)
         where p.id = u.id and p.xmin = u.version::xid
         returning p.id, p.created_at, p.updated_at
       ),

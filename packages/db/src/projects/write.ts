@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, NewProjectRow } from '../tables.ts';
 
 type Db = Kysely<Database>;
@@ -19,33 +19,47 @@ export interface ProjectWrite {
   lock?: { fields: string[]; reason: string | null; at: string } | null | undefined;
 }
 
+/** The columns of ProjectFields, in the order of fieldArrays' arrays (as unnest()'s column names too). */
+export const FIELD_COLUMNS = sql.raw(
+  'name, name_en, description, description_en, content, content_en, status, source',
+);
+/** Those columns read from unnest() as `u`. */
+export const FIELD_VALUES = sql.raw(
+  'u.name, u.name_en, u.description, u.description_en, u.content, u.content_en, u.status, u.source',
+);
+/** An update's assignment of those columns from unnest() as `u`. */
+export const FIELD_SET = sql.raw(`name = u.name, name_en = u.name_en, description = u.description,
+  description_en = u.description_en, content = u.content, content_en = u.content_en,
+  status = u.status, source = u.source`);
+
+/** The rows' fields as unnest()'s arrays, in the order of FIELD_COLUMNS (status defaults to ACTIVE). */
+export function fieldArrays(rows: readonly ProjectWrite[]): RawBuilder<unknown> {
+  const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
+  return sql`${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
+    ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
+    ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
+    ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[]`;
+}
+
 /** Lists travel to unnest() joined by U+0001 (no value holds it). */
 const SEP = '\u0001';
 
 /** Inserts new projects in one statement. */
 export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: string })[]): Promise<void> {
   if (rows.length === 0) return;
-  const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
   await sql`
-    insert into projects (id, slug, name, name_en, description, description_en, content, content_en,
-      status, source, created_at, updated_at, lock_fields, lock_reason, lock_at)
-    select u.id, u.slug, u.name, u.name_en, u.description, u.description_en, u.content, u.content_en,
-      u.status, u.source, coalesce(u.created_at, u.at), u.at,
+    insert into projects (id, slug, ${FIELD_COLUMNS}, created_at, updated_at, lock_fields, lock_reason, lock_at)
+    select u.id, u.slug, ${FIELD_VALUES}, coalesce(u.created_at, u.at), u.at,
       string_to_array(u.lock_fields, chr(1)), u.lock_reason, u.lock_at
     from (
       select *, now() + u.position * interval '1 microsecond' as at
       from unnest(
-        ${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.slug)}::text[],
-        ${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
-        ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
-        ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
-        ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
+        ${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.slug)}::text[], ${fieldArrays(rows)},
         ${rows.map((r) => r.position)}::int[],
         ${rows.map((r) => r.createdAt ?? null)}::timestamptz[],
         ${rows.map((r) => r.lock?.fields.join(SEP) ?? null)}::text[],
         ${rows.map((r) => r.lock?.reason ?? null)}::text[], ${rows.map((r) => r.lock?.at ?? null)}::timestamptz[]
-      ) as u(id, slug, name, name_en, description, description_en, content, content_en, status, source, position,
-        created_at, lock_fields, lock_reason, lock_at)
+      ) as u(id, slug, ${FIELD_COLUMNS}, position, created_at, lock_fields, lock_reason, lock_at)
     ) u
   `.execute(db);
 }
@@ -53,21 +67,11 @@ export async function insertProjects(db: Db, rows: (ProjectWrite & { slug: strin
 /** Overwrites every field but id, slug and created_at of existing projects, in one statement. */
 export async function updateProjects(db: Db, rows: ProjectWrite[]): Promise<void> {
   if (rows.length === 0) return;
-  const column = <T>(pick: (f: ProjectFields) => T) => rows.map((r) => pick(r.fields));
   await sql`
-    update projects p set
-      name = u.name, name_en = u.name_en, description = u.description,
-      description_en = u.description_en, content = u.content, content_en = u.content_en,
-      status = u.status, source = u.source,
-      updated_at = now() + u.position * interval '1 microsecond'
+    update projects p set ${FIELD_SET}, updated_at = now() + u.position * interval '1 microsecond'
     from unnest(
-      ${rows.map((r) => r.id)}::text[],
-      ${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
-      ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
-      ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
-      ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
-      ${rows.map((r) => r.position)}::int[]
-    ) as u(id, name, name_en, description, description_en, content, content_en, status, source, position)
+      ${rows.map((r) => r.id)}::text[], ${fieldArrays(rows)}, ${rows.map((r) => r.position)}::int[]
+    ) as u(id, ${FIELD_COLUMNS}, position)
     where p.id = u.id
   `.execute(db);
 }
