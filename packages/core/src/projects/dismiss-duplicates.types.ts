@@ -3,6 +3,19 @@ import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { count, text } from '../schemas/common.ts';
 
+/** The example of both directions: a dismissal and its undo take and answer the same shapes. */
+export const dismissalExamples = {
+  request: { slugs: [ex.QWEN_SLUG, 'tongyi-qianwen'] },
+  response: {
+    success: true,
+    projects: [
+      { id: ex.QWEN_ID, slug: ex.QWEN_SLUG },
+      { id: ex.DUPLICATE_ID, slug: 'tongyi-qianwen' },
+    ],
+    pairs: 1,
+  },
+} satisfies Meta['examples'];
+
 export const dismissDuplicatesMeta: Meta = {
   scope: 'curate',
   openapi: {
@@ -19,17 +32,7 @@ export const dismissDuplicatesMeta: Meta = {
       'them. 404 for an unknown slug; 409 for a merged slug (naming its target).',
   },
   errors: ['NOT_FOUND', 'CONFLICT'],
-  examples: {
-    request: { slugs: [ex.QWEN_SLUG, 'tongyi-qianwen'] },
-    response: {
-      success: true,
-      projects: [
-        { id: ex.QWEN_ID, slug: ex.QWEN_SLUG },
-        { id: ex.DUPLICATE_ID, slug: 'tongyi-qianwen' },
-      ],
-      pairs: 1,
-    },
-  },
+  examples: dismissalExamples,
 };
 
 export const DismissDuplicatesInput = z.object({

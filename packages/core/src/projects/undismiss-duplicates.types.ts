@@ -1,6 +1,7 @@
-import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
+import { dismissalExamples } from './dismiss-duplicates.types.ts';
 
+/** The same body and answer as the dismissal it undoes. */
 export {
   DismissDuplicatesInput as UndismissDuplicatesInput,
   DismissDuplicatesOutput as UndismissDuplicatesOutput,
@@ -20,15 +21,5 @@ export const undismissDuplicatesMeta: Meta = {
   },
   bodyInput: true,
   errors: ['NOT_FOUND', 'CONFLICT'],
-  examples: {
-    request: { slugs: [ex.QWEN_SLUG, 'tongyi-qianwen'] },
-    response: {
-      success: true,
-      projects: [
-        { id: ex.QWEN_ID, slug: ex.QWEN_SLUG },
-        { id: ex.DUPLICATE_ID, slug: 'tongyi-qianwen' },
-      ],
-      pairs: 1,
-    },
-  },
+  examples: dismissalExamples,
 };
