@@ -54,6 +54,14 @@ export class SortedList {
     }
     const at = this.blockOf(x);
     const b = this.blocks[at]!;
+    const lo = this.placeIn(b, x);
+    b.splice(lo, 0, x);
+    this.count++;
+    if (b.length > 2 * BLOCK) this.blocks.splice(at + 1, 0, b.splice(BLOCK));
+  }
+
+  /** The first place in block b whose item does not sort before x. */
+  private placeIn(b: readonly number[], x: number): number {
     let lo = 0;
     let hi = b.length;
     while (lo < hi) {
@@ -61,9 +69,7 @@ export class SortedList {
       if (this.cmp(b[mid]!, x) < 0) lo = mid + 1;
       else hi = mid;
     }
-    b.splice(lo, 0, x);
-    this.count++;
-    if (b.length > 2 * BLOCK) this.blocks.splice(at + 1, 0, b.splice(BLOCK));
+    return lo;
   }
 
   /** Removes x, which must sit where its current keys place it; false when it is not there. */
@@ -71,13 +77,7 @@ export class SortedList {
     if (this.blocks.length === 0) return false;
     const at = this.blockOf(x);
     const b = this.blocks[at]!;
-    let lo = 0;
-    let hi = b.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.cmp(b[mid]!, x) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = this.placeIn(b, x);
     if (b[lo] !== x) return false;
     b.splice(lo, 1);
     this.count--;
