@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLE, toIndexed } from './sample.test-support.ts';
+import { BASE_QUERY, SAMPLE, toIndexed } from './sample.test-support.ts';
 import { SearchIndex } from './search-index.ts';
 import type { IndexedProject, ProjectQuery } from './types.ts';
 
@@ -22,15 +22,7 @@ const { projects, tags } = toIndexed(samples, (i) => `p${((i * 7919) % N).toStri
 // other times than ids' order
 for (const [i, p] of projects.entries()) p.updatedAt = p.createdAt + ((i * 104729) % 997) * 1000;
 
-const base: ProjectQuery = {
-  tagSlugs: [],
-  tagMode: 'all',
-  linkTypes: [],
-  sort: 'relevance',
-  order: 'desc',
-  limit: 50,
-  facets: [],
-};
+const base: ProjectQuery = { ...BASE_QUERY, limit: 50 };
 const queries: Partial<ProjectQuery>[] = [
   { q: 'model' },
   { q: '模型' },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Bits } from './bitmap.ts';
 import { bitmapFacets, facetPass } from './facets.ts';
 import { compileFilters } from './filters.ts';
-import { SAMPLE, toIndexed } from './sample.test-support.ts';
+import { BASE_QUERY, SAMPLE, toIndexed } from './sample.test-support.ts';
 import { SearchIndex } from './search-index.ts';
 import type { FacetName, LinkType, ProjectQuery } from './types.ts';
 
@@ -25,15 +25,7 @@ for (const [i, p] of projects.entries()) {
   p.linkTypes = LINKS.filter((_, b) => (x >>> (b * 3)) % (b + 2) === 0);
 }
 
-const base: ProjectQuery = {
-  tagSlugs: [],
-  tagMode: 'all',
-  linkTypes: [],
-  sort: 'relevance',
-  order: 'desc',
-  limit: 20,
-  facets: [],
-};
+const base: ProjectQuery = { ...BASE_QUERY, limit: 20 };
 const ALL: FacetName[] = ['tags', 'status', 'linkTypes'];
 
 describe('facet counts by values and by documents', () => {

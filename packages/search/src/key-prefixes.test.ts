@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BASE_QUERY } from './sample.test-support.ts';
 import { SearchIndex } from './search-index.ts';
 import { KEY_PREFIX_MAX, keyPrefixCode, SEP } from './terms.ts';
 import type { IndexedProject, ProjectQuery } from './types.ts';
@@ -57,15 +58,7 @@ function checkAll(ix: SearchIndex) {
   for (const p of prefixes) expect(held(ix, p), p).toEqual(truth(ix, p));
 }
 
-const base: ProjectQuery = {
-  tagSlugs: [],
-  tagMode: 'all',
-  linkTypes: [],
-  sort: 'relevance',
-  order: 'desc',
-  limit: 100,
-  facets: [],
-};
+const base: ProjectQuery = BASE_QUERY;
 
 describe('key prefixes', () => {
   it('hold the documents of every short key prefix through puts, renames and removals', () => {

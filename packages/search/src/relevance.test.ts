@@ -1,17 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE, toIndexed } from './sample.test-support.ts';
+import { BASE_QUERY, SAMPLE, toIndexed } from './sample.test-support.ts';
 import { SearchIndex } from './search-index.ts';
 import type { IndexedProject, ProjectHits, ProjectQuery } from './types.ts';
 
-const base: ProjectQuery = {
-  tagSlugs: [],
-  tagMode: 'all',
-  linkTypes: [],
-  sort: 'relevance',
-  order: 'desc',
-  limit: 100,
-  facets: [],
-};
+const base: ProjectQuery = BASE_QUERY;
 
 describe('relevance on the 40 sample projects', () => {
   const index = new SearchIndex();

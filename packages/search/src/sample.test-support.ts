@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { pinyin } from 'pinyin-pro';
-import type { IndexedProject, IndexedTag, LinkType, ProjectStatus } from './types.ts';
+import type { IndexedProject, IndexedTag, LinkType, ProjectQuery, ProjectStatus } from './types.ts';
 
 /** A project of fixtures/projects.sample.json (as endpoint 1 takes it). */
 export interface SampleProject {
@@ -17,6 +17,17 @@ export interface SampleProject {
 export const SAMPLE = JSON.parse(
   readFileSync(new URL('../../../fixtures/projects.sample.json', import.meta.url), 'utf8'),
 ) as SampleProject[];
+
+/** A query with every filter off, by relevance, 100 a page: the tests spread their own fields over it. */
+export const BASE_QUERY: ProjectQuery = {
+  tagSlugs: [],
+  tagMode: 'all',
+  linkTypes: [],
+  sort: 'relevance',
+  order: 'desc',
+  limit: 100,
+  facets: [],
+};
 
 /** The slug rule of DECISIONS.md, enough for tests: pinyin for Chinese, `-` for spaces. */
 export function slugOf(source: string): string {
