@@ -24,6 +24,7 @@ import {
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
 import { reportError } from './logger.ts';
+import { movedHere } from './moved.ts';
 import { type Body, MAX_BODY_DEPTH, readJsonBody } from './read-body.ts';
 import { ResponseCache } from './response-cache.ts';
 
@@ -279,7 +280,7 @@ export function restRouter(options: RestOptions): Router {
             new AppError('INTERNAL', [`An unexpected error occurred (request id ${requestId})`]),
           );
         }
-        sendError(res, error);
+        sendError(res, movedHere(req, route.path, error));
       }
     });
   }

@@ -96,6 +96,19 @@ describe.each(targets)('merges and aliases on $name', (target) => {
     expect(byUrl.json.data.slug).toBe(slugB);
   });
 
+  it("an alias's sub-paths move to the same sub-path of the target, with the query", async () => {
+    const [from, into] = await create(project(), project());
+    expect((await merge(from!, into!)).status).toBe(200);
+    for (const rest of ['/revisions?limit=1', '/revisions/1', '/revisions/1/diff?against=1', '']) {
+      const r = await s.call('GET', `/api/projects/${from}${rest}`, { key: false });
+      expect(r.status, rest).toBe(301);
+      expect(r.headers.get('location'), rest).toBe(`/api/projects/${into}${rest}`);
+      expect(r.json.location, rest).toBe(`/api/projects/${into}${rest}`);
+      const there = await s.call('GET', r.headers.get('location')!, { key: false });
+      expect(there.status, rest).toBe(200);
+    }
+  });
+
   it('409 into itself or into an alias; 404 for an unknown slug on either side', async () => {
     const [x, y, z] = await create(project(), project(), project());
     const self = await merge(x!, x!);

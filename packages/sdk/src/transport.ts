@@ -22,6 +22,9 @@ export interface TransportOptions {
 /** `signal` ends the call (and its retries) early, rejecting with the signal's reason. */
 export type Send = (route: Route, input: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
+/** The `error` of a 2xx answer that is not the service's JSON object. */
+export const UNREADABLE = 'Unreadable answer';
+
 const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 10_000;
 /** A server asking for a longer pause than this is not waited for longer. */
@@ -38,6 +41,9 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   if (Number.isNaN(ms)) return undefined;
   return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
+
+/** A route's path as a pattern of the paths that answer it: a redirect to another route is not its answer. */
+const routePattern = (route: Route) => new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -107,6 +113,21 @@ export function createTransport(options: TransportOptions): Send {
         if (position && route.method !== 'GET') lastWrite = position;
         try {
           const parsed = JSON.parse(text);
+          // every answer of the service is an object (the envelope); anything else is not its answer
+          const unreadable =
+            parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)
+              ? 'not a JSON object'
+              : res.redirected && !routePattern(route).test(new URL(res.url).pathname)
+                ? `redirected to ${new URL(res.url).pathname}, another route`
+                : undefined;
+          if (unreadable !== undefined) {
+            const call = `${route.method} ${new URL(url).pathname}`;
+            return {
+              ok: false,
+              error: new DirectoryError(res.status, UNREADABLE, [`${call}: ${unreadable}`]),
+              retry: false,
+            };
+          }
           const etag = route.etag ? res.headers.get('etag') : null;
           return {
             ok: true,

@@ -12,7 +12,12 @@ afterAll(async () => {
 });
 
 /** The CLI in this process, its output captured; `tty` makes stdout a terminal. */
-async function cli(args: string[], env: Record<string, string> = {}, tty = false) {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  tty = false,
+  fetch?: typeof globalThis.fetch,
+) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -20,6 +25,7 @@ async function cli(args: string[], env: Record<string, string> = {}, tty = false
     stdout: { write: (s: string) => (stdout += s), isTTY: tty },
     stderr: { write: (s: string) => (stderr += s) },
     env: { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key, ...env },
+    ...(fetch && { fetch }),
   };
   const code = await run(args, io);
   return { code, stdout, stderr };
@@ -111,5 +117,55 @@ describe('history in the SDK and the CLI', () => {
     });
     expect((await cli(['revert', slug, '99'])).code).toBe(1);
     expect((await cli(['revert', slug, 'x'])).code).toBe(2);
+  });
+
+  it('CLI: history and diff of a merged slug show the project it was merged into', async () => {
+    const client = createDirectoryClient({ baseUrl: server.baseUrl, apiKey: server.key });
+    const [a, b] = [project(), project()];
+    await client.projects.upsert({ projects: [a as ProjectInput, b as ProjectInput] });
+    await client.projects.upsert({
+      projects: [{ ...(b as ProjectInput), description: 'Changed once more.' }],
+    });
+    await client.projects.merge({ slug: slugOf(a), into: slugOf(b) });
+    const byAlias = await cli(['history', slugOf(a)]);
+    expect(byAlias.code, byAlias.stderr).toBe(0);
+    expect(byAlias.stdout).toBe((await cli(['history', slugOf(b)])).stdout);
+    const diff = await cli(['diff', slugOf(a), '2', '1']);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toContain('description:\n');
+    expect(diff.stdout).toContain('  + Changed once more.');
+  });
+
+  it('CLI: an answer it cannot read is a clean error, not a crash', async () => {
+    const reply =
+      (body: unknown, status = 200) =>
+      async () =>
+        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    // another route's answer (a server that redirects a sub-path to the project itself)
+    const wrongShape = await cli(['history', 'x'], {}, false, reply({ success: true, data: { slug: 'x' } }));
+    expect(wrongShape.code).toBe(2);
+    expect(wrongShape.stderr).toMatch(
+      /^error: the answer of GET \/api\/projects\/x\/revisions from http:\/\/\S+ could not be read/,
+    );
+    expect(wrongShape.stderr).not.toContain('Cannot read properties');
+    // the same from --json: followed to another route is not this route's answer
+    const redirected = async () => {
+      const res = new Response(JSON.stringify({ success: true, data: { slug: 'y' } }));
+      Object.defineProperties(res, {
+        redirected: { value: true },
+        url: { value: `${server.baseUrl}/api/projects/y` },
+      });
+      return res;
+    };
+    const json = await cli(['history', 'x', '--json'], {}, false, redirected);
+    expect(json).toMatchObject({ code: 2, stdout: '' });
+    expect(json.stderr).toMatch(
+      /^error: the answer of GET \/api\/projects\/x\/revisions from \S+ could not be read/,
+    );
+    for (const body of [[], 'text', null, { success: true, revisions: [{}] }]) {
+      const r = await cli(['diff', 'x'], {}, false, reply(body));
+      expect(r.code, JSON.stringify(body)).toBe(2);
+      expect(r.stderr).toMatch(/^error: the answer of GET \S+ from \S+ could not be read/);
+    }
   });
 });

@@ -51,5 +51,12 @@ export function describeError(err: unknown, baseUrl: string): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A reply that is not what the command reads: say which request, never the reading's own error. */
+export function unreadableAnswer(call: string, baseUrl: string, err: unknown): string {
+  // the transport's reason (`GET /path: not a JSON object`) after the call it names
+  const reason = err instanceof DirectoryError ? err.details[0]?.replace(/^\S+ \S+: /, '') : undefined;
+  return `the answer of ${call} from ${baseUrl} could not be read${reason ? ` (${reason})` : ''}; is it a Directory service of this CLI's version?`;
+}
+
 export const isNotFound = (err: unknown): err is DirectoryError =>
   err instanceof DirectoryError && err.status === 404;

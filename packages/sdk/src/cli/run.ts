@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 // The client module, not the package index: the index also loads the tRPC client, which the CLI
 // does not need (a faster start, and a self-contained dist/cli.js).
 import { createDirectoryClient } from '../client.ts';
+import { DirectoryError } from '../errors.ts';
+import { UNREADABLE } from '../transport.ts';
 import { type Command, parseInvocation, stringOption } from './args.ts';
 import { addTasks } from './commands/add-tasks.ts';
 import { changes } from './commands/changes.ts';
@@ -27,7 +29,7 @@ import { searchProjects } from './commands/search-projects.ts';
 import { taskStats } from './commands/task-stats.ts';
 import { work } from './commands/work.ts';
 import type { CliIo, CommandContext } from './context.ts';
-import { describeError, EXIT_OK, EXIT_UNUSABLE, UsageError } from './errors.ts';
+import { describeError, EXIT_OK, EXIT_UNUSABLE, UsageError, unreadableAnswer } from './errors.ts';
 import { commandHelp, generalHelp, groupHelp } from './usage.ts';
 
 export type { CliIo } from './context.ts';
@@ -65,6 +67,13 @@ export const COMMANDS: Command[] = [
 export async function run(argv: string[], io: CliIo): Promise<number> {
   // The server's own PORT, as `PORT=4000 pnpm start` and then `pnpm -s directory …` in one shell.
   let baseUrl = io.env.DIRECTORY_URL || (io.env.PORT ? `http://127.0.0.1:${io.env.PORT}` : DEFAULT_BASE_URL);
+  // the last request sent: named when its answer cannot be read
+  let lastCall: string | undefined;
+  const fetchFn = io.fetch ?? globalThis.fetch;
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    lastCall = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
+    return fetchFn(input, init);
+  };
   try {
     const invocation = parseInvocation(argv, COMMANDS);
     if (invocation.kind === 'help') {
@@ -91,7 +100,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         baseUrl,
         apiKey,
         actor: io.env.DIRECTORY_ACTOR || undefined,
-        fetch: io.fetch,
+        fetch,
       }),
       baseUrl,
       json: values.json === true,
@@ -102,7 +111,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     };
     return await command.run(ctx);
   } catch (err) {
-    io.stderr.write(`error: ${describeError(err, baseUrl)}\n`);
+    // a reply of another shape than the command reads (another server, another version)
+    const unreadable =
+      (err instanceof TypeError || (err instanceof DirectoryError && err.error === UNREADABLE)) &&
+      lastCall !== undefined;
+    io.stderr.write(
+      `error: ${unreadable ? unreadableAnswer(lastCall as string, baseUrl, err) : describeError(err, baseUrl)}\n`,
+    );
     if (io.env.DIRECTORY_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return EXIT_UNUSABLE;
   }
