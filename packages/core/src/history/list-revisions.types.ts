@@ -16,7 +16,7 @@ export const listRevisionsMeta: Meta = {
       'One revision per write of the project (create, update, merge, revert, restore, delete, lock; an update that ' +
       'changed nothing stores none), without the project bodies (read one with `/revisions/{revision}`). Follow ' +
       '`nextCursor` (null on the last page; also in the `Link` header). A deleted project keeps its revisions: its ' +
-      'slug still names them until another project takes it. Public: no key. A merged slug answers 301 to the same path and query under the target's slug.',
+      'slug still names them until another project takes it. Public: no key. A merged slug answers 301 to the same path and query under the target slug.',
   },
   errors: ['NOT_FOUND', 'MOVED'],
   nextLink: { param: 'cursor', field: 'nextCursor' },
