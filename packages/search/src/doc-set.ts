@@ -3,9 +3,6 @@
  * directory, allocated once and reused). A search's sets are bitmaps (bitmap.ts).
  */
 
-/** Pairs buffered before a flush (bounded: a 1,000,000-project build does not hold all its pairs at once). */
-export const PAIR_BATCH = 4_000_000;
-
 /** (term, document) pairs, appended in document order. */
 export class PairBuffer {
   terms = new Uint32Array(1024);

@@ -1,5 +1,6 @@
 import type { Bits } from './bitmap.ts';
 import { type CompiledFilters, othersOk, tagsOk } from './filters.ts';
+import { TOP_TAGS } from './limits.ts';
 import { LINK_TYPES, STATUSES, type Store } from './store.ts';
 import { compareCodePoints } from './text.ts';
 import type { FacetName, ProjectFacets, ValueFacet } from './types.ts';
@@ -11,8 +12,6 @@ import type { FacetName, ProjectFacets, ValueFacet } from './types.ts';
  * count of its bitmap AND the matches (as Meilisearch's facet distribution does for many
  * candidates): a cost per value and per 32 documents, not per match and per tag.
  */
-
-const TOP_TAGS = 50;
 
 /** A set of documents as a facet pass reads it: listed, and tested; and as a bitmap when it is one. */
 export interface DocView {

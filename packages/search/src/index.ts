@@ -18,10 +18,10 @@
  * - Everything is exact: totals, facet counts, cursors (key and id, valid after the cursor's
  *   project is gone).
  */
+export { MAX_QUERY_TERMS } from './limits.ts';
 export { SearchIndex } from './search-index.ts';
 export {
   compareCodePoints,
-  MAX_QUERY_TERMS,
   nameSortKey,
   normalize,
   pinyinSyllables,

@@ -1,8 +1,9 @@
 import type { BitPool, Bits } from './bitmap.ts';
+import { CACHE_ENTRIES, MAX_QUERY_TERMS, MAX_TYPO_TERMS, MAX_TYPO_WORDS } from './limits.ts';
 import { CLASS_DESCRIPTION, CLASS_NAME, CLASS_TAG, matchCode, worseOf } from './ranking.ts';
 import type { Store } from './store.ts';
 import { cjkGramsOf } from './terms.ts';
-import { isCjkToken, MAX_QUERY_TERMS, normalize, tokens } from './text.ts';
+import { isCjkToken, normalize, tokens } from './text.ts';
 import { allowedTypos, prefixDistance } from './typo.ts';
 
 /*
@@ -14,15 +15,6 @@ import { allowedTypos, prefixDistance } from './typo.ts';
  * a word's best code per document is its codes taken from the best down, each AND NOT the
  * better ones; two words combine code by code (AND, into the code of the worse of the two).
  */
-
-/**
- * Bounds of a query's typo work (beyond the contract, EXTENSIONS D; the README says why):
- * typos for the first MAX_TYPO_WORDS words that may have some (the later words match
- * exactly), at most MAX_TYPO_TERMS typo-expanded tokens per word, and each word's walk of the
- * vocabulary bounded by TYPO_WALK_STEPS (vocabulary.ts).
- */
-export const MAX_TYPO_WORDS = 4;
-export const MAX_TYPO_TERMS = 100;
 
 /** A query word: the terms that must all match, and its synonyms' terms (each a conjunction). */
 export interface Word {
@@ -64,7 +56,7 @@ export function tagMatches(ix: Store, term: string, k: number): { tags: number[]
     }
   }
   const m = { tags, typos };
-  if (ix.tagMatchCache.size >= 512) ix.tagMatchCache.clear();
+  if (ix.tagMatchCache.size >= CACHE_ENTRIES) ix.tagMatchCache.clear();
   ix.tagMatchCache.set(key, m);
   return m;
 }

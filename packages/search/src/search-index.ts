@@ -1,11 +1,12 @@
 import { facetPass, maintainedFacets } from './facets.ts';
 import { allOk, type CompiledFilters, compileFilters, noFilters, universe } from './filters.ts';
+import { MAX_QUERY_TERMS } from './limits.ts';
 import { type Matched, match } from './matching.ts';
 import { Buckets, fieldOf, keyOf, keyTiers, relevancePage, SCORES, sortedPage, walkOrder } from './pages.ts';
 import { codeTypos, KEY_NONE } from './ranking.ts';
 import { select } from './select.ts';
 import { Store } from './store.ts';
-import { compareCodePoints, isCjkToken, MAX_QUERY_TERMS, tokens } from './text.ts';
+import { compareCodePoints, isCjkToken, tokens } from './text.ts';
 import type {
   FacetName,
   ProjectFacets,

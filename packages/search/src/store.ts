@@ -1,6 +1,7 @@
 import { BitPool } from './bitmap.ts';
-import { PAIR_BATCH, PairBuffer, Scratch } from './doc-set.ts';
+import { PairBuffer, Scratch } from './doc-set.ts';
 import { DocTags } from './doc-tags.ts';
+import { BATCH_PUT, PAIR_BATCH } from './limits.ts';
 import { Postings, setBit } from './postings.ts';
 import { SortedList } from './sorted-list.ts';
 import { idNumber, type Terms, termsOf } from './terms.ts';
@@ -281,7 +282,7 @@ export class Store {
   put(projects: IndexedProject[]): void {
     // a batch (a build reads 20,000 at a time) buffers its postings and adds them by term,
     // and leaves its new documents for the orders to take in at once (prepare: one sort)
-    const batch = projects.length > 1000;
+    const batch = projects.length > BATCH_PUT;
     for (const p of projects) {
       const tagNums = p.tagIds.map((id) => {
         const num = this.tagOf.get(id);

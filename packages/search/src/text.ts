@@ -13,9 +13,6 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
 const HAN = /\p{Script=Han}/u;
 
-/** A query is cut into at most this many distinct terms; the rest are dropped. */
-export const MAX_QUERY_TERMS = 16;
-
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;

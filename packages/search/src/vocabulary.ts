@@ -1,3 +1,4 @@
+import { CACHE_ENTRIES, TYPO_WALK_STEPS } from './limits.ts';
 import { SortedList } from './sorted-list.ts';
 import { PrefixDistance, prefixDistance } from './typo.ts';
 
@@ -23,26 +24,17 @@ export interface Expansion {
   cut: boolean;
 }
 
-/**
- * The most steps (tokens visited, probes of a skip) of one typo walk. On a vocabulary of
- * 900,000 distinct words a 12-letter word with 2 typos would visit over 100,000 tokens; the
- * common words of the bench's 100,000 projects take 170 (1 typo) to 1,300 (2 typos).
- */
-export const TYPO_WALK_STEPS = 4_000;
-
 interface Cached extends Expansion {
   term: string;
   k: number;
 }
-
-/** Expansions kept; each new token is checked against them (so that writes do not empty the cache). */
-const CACHE_SIZE = 512;
 
 export class Vocabulary {
   readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
   private readonly sorted: SortedList;
   private readonly trigrams = new Map<string, number[]>();
+  /** Expansions kept (CACHE_ENTRIES); each new token is checked against them, so writes do not empty it. */
   private readonly cache = new Map<string, Cached>();
   /** Tokens not yet in the sorted order (sorted when a query needs it: a build sorts once). */
   private pending: number[] = [];
@@ -122,7 +114,7 @@ export class Vocabulary {
         ? (this.typos(term, k, TYPO_WALK_STEPS) ?? this.typos(term, k, TYPO_WALK_STEPS, term[0]))
         : { ids: [], typos: [] };
     c = { term, k, exact, typo: walk?.ids ?? [], typos: walk?.typos ?? [], cut: walk === null };
-    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, c);
     return c;
   }
