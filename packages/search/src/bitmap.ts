@@ -117,6 +117,15 @@ export class Bits {
     this.hi = hi;
   }
 
+  /** this &= raw words (a status's, a link type's or a dense posting list's bitmap). */
+  andWords(b: Uint32Array): void {
+    const a = this.words;
+    const hi = Math.min(this.hi, b.length);
+    for (let i = this.lo; i < hi; i++) a[i]! &= b[i]!;
+    if (hi < this.hi) a.fill(0, hi, this.hi);
+    this.hi = Math.max(this.lo, hi);
+  }
+
   /** out |= this & other; whether anything was added. */
   andInto(other: Bits, out: Bits): boolean {
     const a = this.words;

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bits } from './bitmap.ts';
+import { QueryCaches } from './caches.ts';
+import { SearchContext } from './context.ts';
 import { bitmapFacets, facetPass } from './facets.ts';
 import { compileFilters } from './filters.ts';
 import { BASE_QUERY, SAMPLE, toIndexed } from './sample.test-support.ts';
@@ -44,8 +46,9 @@ describe('facet counts by values and by documents', () => {
   );
   index.put(projects.slice(0, 100).map((p) => ({ ...p, id: `${p.id}-again` })));
   index.prepare();
-  const live = [...index.docOf.values()].sort((a, b) => a - b);
-  const f = compileFilters(index, base);
+  const live = [...index.store.docOf.values()].sort((a, b) => a - b);
+  const f = compileFilters(index.store, base);
+  const cx = new SearchContext(index.store, new QueryCaches());
 
   it('gives the same counts on random sets of matches, small to all', () => {
     fc.assert(
@@ -54,7 +57,7 @@ describe('facet counts by values and by documents', () => {
         fc.nat(2 ** 31 - 1),
         fc.subarray(ALL, { minLength: 1 }),
         (density, seed, names) => {
-          const bits = new Bits((index.end + 31) >>> 5);
+          const bits = new Bits((index.store.end + 31) >>> 5);
           let x = seed;
           for (const d of live) {
             x = (Math.imul(x, 1103515245) + 12345) >>> 0;
@@ -62,10 +65,10 @@ describe('facet counts by values and by documents', () => {
           }
           const list = new Uint32Array(live.length);
           const n = bits.toList(list);
-          const docs = facetPass(index, f, names, { n, list, has: (d) => bits.has(d) });
-          expect(bitmapFacets(index, names, bits)).toEqual(docs);
+          const docs = facetPass(cx, f, names, { n, list, has: (d) => bits.has(d) });
+          expect(bitmapFacets(cx, names, bits)).toEqual(docs);
           // and whichever the engine chooses
-          expect(facetPass(index, f, names, { n, list, has: (d) => bits.has(d), bits })).toEqual(docs);
+          expect(facetPass(cx, f, names, { n, list, has: (d) => bits.has(d), bits })).toEqual(docs);
         },
       ),
       { numRuns: 120 },
@@ -73,9 +76,9 @@ describe('facet counts by values and by documents', () => {
   });
 
   it('counts every value of the whole directory as its maintained count', () => {
-    const bits = new Bits((index.end + 31) >>> 5);
+    const bits = new Bits((index.store.end + 31) >>> 5);
     bits.addList(live, live.length);
-    expect(bitmapFacets(index, ALL, bits)).toEqual(
+    expect(bitmapFacets(cx, ALL, bits)).toEqual(
       index.findProjects({ ...base, sort: 'updated', facets: ALL }).facets,
     );
   });

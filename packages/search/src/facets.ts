@@ -1,4 +1,5 @@
 import type { Bits } from './bitmap.ts';
+import type { SearchContext } from './context.ts';
 import { type CompiledFilters, othersOk, tagsOk } from './filters.ts';
 import { TOP_TAGS } from './limits.ts';
 import { LINK_TYPES, STATUSES, type Store } from './store.ts';
@@ -21,7 +22,8 @@ export interface DocView {
   bits?: Bits;
 }
 
-export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
+export function maintainedFacets(cx: SearchContext, names: FacetName[]): ProjectFacets {
+  const { ix } = cx;
   const out: ProjectFacets = {};
   if (names.includes('status')) out.status = valueFacet(STATUSES.map((s, i) => [s, ix.statusCount[i + 1]!]));
   if (names.includes('linkTypes'))
@@ -29,7 +31,7 @@ export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
   if (names.includes('tags')) {
     const nums: number[] = [];
     for (let t = 0; t < ix.tags.length; t++) if (ix.tags[t] && ix.tagCount[t]! > 0) nums.push(t);
-    out.tags = tagFacet(ix, nums, (t) => ix.tagCount[t]!);
+    out.tags = tagFacet(cx, nums, (t) => ix.tagCount[t]!);
   }
   return out;
 }
@@ -41,28 +43,29 @@ export function maintainedFacets(ix: Store, names: FacetName[]): ProjectFacets {
  * count of the documents outside the set, which are fewer.
  */
 export function facetPass(
-  ix: Store,
+  cx: SearchContext,
   f: CompiledFilters,
   names: FacetName[],
   set: DocView | undefined,
 ): ProjectFacets {
+  const { ix } = cx;
   const filtered =
     f.status !== 0 ||
     f.tagNums !== undefined ||
     f.linkMask !== 0 ||
     f.source !== undefined ||
     f.updatedAfter !== undefined;
-  if (!set?.bits || filtered) return documentFacets(ix, f, names, set);
+  if (!set?.bits || filtered) return documentFacets(cx, f, names, set);
   const bits = set.bits;
   const byValues = names.filter((name) => valuesCheaper(ix, name, set.n, bits));
   // else tags a match at a time, read off the bitmap (no list of the matches), unless the
   // matches are most of the directory (documentFacets then counts the rest)
   const offBits = names.includes('tags') && !byValues.includes('tags') && set.n <= ix.live / 2;
-  if (byValues.length === 0 && !offBits) return documentFacets(ix, f, names, set);
-  const counted = bitmapFacets(ix, byValues, bits);
-  if (offBits) counted.tags = bitTags(ix, bits);
+  if (byValues.length === 0 && !offBits) return documentFacets(cx, f, names, set);
+  const counted = bitmapFacets(cx, byValues, bits);
+  if (offBits) counted.tags = bitTags(cx, bits);
   const rest = names.filter((name) => counted[name] === undefined);
-  const passed = rest.length > 0 ? documentFacets(ix, f, rest, set) : {};
+  const passed = rest.length > 0 ? documentFacets(cx, f, rest, set) : {};
   const out: ProjectFacets = {};
   for (const name of FACET_ORDER) {
     const v = counted[name] ?? passed[name];
@@ -74,9 +77,9 @@ export function facetPass(
 const FACET_ORDER: FacetName[] = ['status', 'linkTypes', 'tags'];
 
 /** The tags facet of a bitmap's documents, a document at a time in one loop over its words. */
-function bitTags(ix: Store, bits: Bits) {
-  if (ix.facetTagCounts.length < ix.tags.length) ix.facetTagCounts = new Int32Array(ix.tags.length * 2);
-  const tagCounts = ix.facetTagCounts;
+function bitTags(cx: SearchContext, bits: Bits) {
+  const { ix } = cx;
+  const tagCounts = cx.caches.tagCounts(ix.tags.length);
   const touched: number[] = [];
   const { slab, at, count } = ix.docTags;
   const words = bits.words;
@@ -93,18 +96,19 @@ function bitTags(ix: Store, bits: Bits) {
       }
     }
   }
-  const out = tagFacet(ix, touched, (t) => tagCounts[t]!);
+  const out = tagFacet(cx, touched, (t) => tagCounts[t]!);
   for (const t of touched) tagCounts[t] = 0;
   return out;
 }
 
 /** The facets of a set of documents (or all), counted a document at a time. */
 function documentFacets(
-  ix: Store,
+  cx: SearchContext,
   f: CompiledFilters,
   names: FacetName[],
   set: DocView | undefined,
 ): ProjectFacets {
+  const { ix } = cx;
   const hasStatus = f.status !== 0;
   const hasTags = f.tagNums !== undefined;
   const hasLinks = f.linkMask !== 0;
@@ -120,8 +124,7 @@ function documentFacets(
   const tagsInv = wantTags && inverse && !hasStatus && !hasLinks;
   const statusCounts = [0, 0, 0];
   const linkCounts = [0, 0, 0, 0];
-  if (ix.facetTagCounts.length < ix.tags.length) ix.facetTagCounts = new Int32Array(ix.tags.length * 2);
-  const tagCounts = ix.facetTagCounts;
+  const tagCounts = cx.caches.tagCounts(ix.tags.length);
   const touched: number[] = [];
   const { slab, at, count } = ix.docTags;
   const countTags = (d: number) => {
@@ -209,8 +212,8 @@ function documentFacets(
       const nums: number[] = [];
       for (let t = 0; t < ix.tags.length; t++)
         if (ix.tags[t] && ix.tagCount[t]! - tagCounts[t]! > 0) nums.push(t);
-      out.tags = tagFacet(ix, nums, (t) => ix.tagCount[t]! - tagCounts[t]!);
-    } else out.tags = tagFacet(ix, touched, (t) => tagCounts[t]!);
+      out.tags = tagFacet(cx, nums, (t) => ix.tagCount[t]! - tagCounts[t]!);
+    } else out.tags = tagFacet(cx, touched, (t) => tagCounts[t]!);
   }
   for (const t of touched) tagCounts[t] = 0;
   return out;
@@ -237,7 +240,8 @@ function valuesCheaper(ix: Store, name: FacetName, n: number, bits: Bits): boole
 }
 
 /** The facets of a set of documents without filters, a value at a time (bitmap ∩ value, counted). */
-export function bitmapFacets(ix: Store, names: FacetName[], bits: Bits): ProjectFacets {
+export function bitmapFacets(cx: SearchContext, names: FacetName[], bits: Bits): ProjectFacets {
+  const { ix } = cx;
   const out: ProjectFacets = {};
   if (names.includes('status'))
     out.status = valueFacet(STATUSES.map((v, i) => [v, bits.countAnd(ix.statusBits[i + 1]!)]));
@@ -253,24 +257,24 @@ export function bitmapFacets(ix: Store, names: FacetName[], bits: Bits): Project
       nums.push(t);
       counts.set(t, c);
     }
-    out.tags = tagFacet(ix, nums, (t) => counts.get(t)!);
+    out.tags = tagFacet(cx, nums, (t) => counts.get(t)!);
   }
   return out;
 }
 
 /** The top tags by count, ties by slug (compared as ranks in slug order, kept while no tag changes). */
-export function tagFacet(ix: Store, nums: number[], count: (t: number) => number) {
-  if (ix.slugRankOf !== ix.tagChanges) {
+export function tagFacet(cx: SearchContext, nums: number[], count: (t: number) => number) {
+  const { ix } = cx;
+  const rank = cx.caches.slugRank(ix.tagChanges, () => {
     const order = [];
     for (let t = 0; t < ix.tags.length; t++) if (ix.tags[t]) order.push(t);
     order.sort((a, b) => compareCodePoints(ix.tags[a]!.slug, ix.tags[b]!.slug));
-    ix.slugRank = new Int32Array(ix.tags.length);
+    const ranks = new Int32Array(ix.tags.length);
     order.forEach((t, i) => {
-      ix.slugRank[t] = i;
+      ranks[t] = i;
     });
-    ix.slugRankOf = ix.tagChanges;
-  }
-  const rank = ix.slugRank;
+    return ranks;
+  });
   const counts = new Int32Array(ix.tags.length);
   for (const t of nums) counts[t] = count(t);
   const top = nums.sort((a, b) => counts[b]! - counts[a]! || rank[a]! - rank[b]!).slice(0, TOP_TAGS);

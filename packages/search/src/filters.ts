@@ -1,8 +1,13 @@
-import { SLOT_SEEN } from './doc-set.ts';
+import type { Bits } from './bitmap.ts';
+import type { SearchContext } from './context.ts';
 import { LINK_TYPES, type Store, UNKNOWN_SOURCE } from './store.ts';
 import type { ProjectQuery } from './types.ts';
 
-/* The filters of a query (status, tags all/any, link types, source, updatedAfter), compiled once and tested per document. */
+/*
+ * The filters of a query (status, tags all/any, link types, source, updatedAfter), compiled
+ * once; a query's filters are a bitmap (filterSet), a facet's pass past its own filter tests
+ * them per document.
+ */
 
 export interface CompiledFilters {
   status: number;
@@ -76,7 +81,7 @@ export function allOk(ix: Store, f: CompiledFilters, d: number): boolean {
   return statusOk(ix, f, d) && tagsOk(ix, f, d) && linksOk(ix, f, d) && othersOk(ix, f, d);
 }
 
-export function noFilters(_ix: Store, f: CompiledFilters): boolean {
+export function noFilters(f: CompiledFilters): boolean {
   return (
     f.status === 0 &&
     f.tagNums === undefined &&
@@ -86,25 +91,40 @@ export function noFilters(_ix: Store, f: CompiledFilters): boolean {
   );
 }
 
-/** Visits every document that may pass the filters: a tag's postings when tags are required, else all. */
-export function universe(ix: Store, f: CompiledFilters, visit: (d: number) => void) {
-  if (f.tagsImpossible) return;
-  if (f.tagNums && f.tagMode === 'all') {
-    let rarest = f.tagNums[0]!;
-    for (const t of f.tagNums) if (ix.tagDocs.size(t) < ix.tagDocs.size(rarest)) rarest = t;
-    ix.tagDocs.forEach(rarest, visit);
-    return;
+/**
+ * The documents passing every filter, as a bitmap: `within` (a search's matches) or every
+ * document, AND the status's bitmap, AND each link type's, AND each tag's posting list (`all`)
+ * or their union (`any`), a machine word at a time; source and updatedAfter, which have no
+ * bitmap, are tested on the documents left. `ignore`: a facet counting past its own filter.
+ */
+export function filterSet(cx: SearchContext, f: CompiledFilters, within?: Bits): Bits {
+  const { ix, bits } = cx;
+  const out = bits.take();
+  if (f.tagsImpossible) return out;
+  if (within) out.or(within);
+  else {
+    out.orWords(ix.statusBits[1]!);
+    out.orWords(ix.statusBits[2]!);
   }
-  if (f.tagNums && f.tagMode === 'any') {
-    const seen = ix.scratch.acquire(SLOT_SEEN, ix.idNum.length);
-    for (const t of f.tagNums)
-      ix.tagDocs.forEach(t, (d) => {
-        if (!seen.has(d)) {
-          seen.best(d, 1);
-          visit(d);
-        }
-      });
-    return;
+  if (f.status !== 0) out.andWords(ix.statusBits[f.status]!);
+  for (let i = 0; i < LINK_TYPES.length; i++) if (f.linkMask & (1 << i)) out.andWords(ix.linkBits[i]!);
+  if (f.tagNums) {
+    const tags = bits.take();
+    if (f.tagMode === 'any') {
+      for (const t of f.tagNums) ix.tagDocs.orInto(t, tags);
+      out.and(tags);
+    } else
+      for (const t of f.tagNums) {
+        if (out.empty) break;
+        tags.clear();
+        ix.tagDocs.orInto(t, tags);
+        out.and(tags);
+      }
   }
-  for (let d = 0; d < ix.end; d++) if (ix.projects[d]) visit(d);
+  if ((f.source !== undefined || f.updatedAfter !== undefined) && !out.empty) {
+    const list = cx.docList(out.count());
+    const n = out.toList(list);
+    for (let i = 0; i < n; i++) if (!othersOk(ix, f, list[i]!)) out.remove(list[i]!);
+  }
+  return out;
 }

@@ -33,7 +33,8 @@ function project(i: number, name: string, nameEn: string | null): IndexedProject
 }
 
 /** The documents whose keys (any of the five) start with a text, by brute force over the keys. */
-function truth(ix: SearchIndex, prefix: string): number[] {
+function truth(index: SearchIndex, prefix: string): number[] {
+  const ix = index.store;
   const out: number[] = [];
   for (let d = 0; d < ix.end; d++) {
     if (!ix.projects[d]) continue;
@@ -42,7 +43,8 @@ function truth(ix: SearchIndex, prefix: string): number[] {
   return out;
 }
 
-function held(ix: SearchIndex, prefix: string): number[] {
+function held(index: SearchIndex, prefix: string): number[] {
+  const ix = index.store;
   const id = ix.keyPrefixIds.get(keyPrefixCode(prefix, 0, prefix.length));
   if (id === undefined) return [];
   const out: number[] = [];
@@ -52,8 +54,8 @@ function held(ix: SearchIndex, prefix: string): number[] {
 
 function checkAll(ix: SearchIndex) {
   const prefixes = new Set<string>(['z', 'mox', '模x']);
-  for (let d = 0; d < ix.end; d++)
-    for (const k of ix.keys[d]?.split(SEP) ?? [])
+  for (let d = 0; d < ix.store.end; d++)
+    for (const k of ix.store.keys[d]?.split(SEP) ?? [])
       for (let n = 1; n <= KEY_PREFIX_MAX && n <= k.length; n++) prefixes.add(k.slice(0, n));
   for (const p of prefixes) expect(held(ix, p), p).toEqual(truth(ix, p));
 }
@@ -109,11 +111,11 @@ describe('key prefixes', () => {
         const last = r.hits[99]!;
         after = { key: last.key, id: last.id };
       }
-      const starts = new Set(truth(ix, q).map((d) => ix.ids[d]!));
+      const starts = new Set(truth(ix, q).map((d) => ix.store.ids[d]!));
       const exact = new Set(
-        Array.from({ length: ix.end }, (_, d) => d)
-          .filter((d) => ix.projects[d] && ix.keys[d]!.includes(`${SEP}${q}${SEP}`))
-          .map((d) => ix.ids[d]!),
+        Array.from({ length: ix.store.end }, (_, d) => d)
+          .filter((d) => ix.store.projects[d] && ix.store.keys[d]!.includes(`${SEP}${q}${SEP}`))
+          .map((d) => ix.store.ids[d]!),
       );
       for (const h of all) {
         const want = exact.has(h.id) ? 100 : starts.has(h.id) ? 80 : undefined;

@@ -1,5 +1,7 @@
 import type { BitPool, Bits } from './bitmap.ts';
-import { CACHE_ENTRIES, MAX_QUERY_TERMS, MAX_TYPO_TERMS, MAX_TYPO_WORDS } from './limits.ts';
+import type { TagMatch } from './caches.ts';
+import type { SearchContext } from './context.ts';
+import { MAX_QUERY_TERMS, MAX_TYPO_TERMS, MAX_TYPO_WORDS } from './limits.ts';
 import { CLASS_DESCRIPTION, CLASS_NAME, CLASS_TAG, matchCode, worseOf } from './ranking.ts';
 import type { Store } from './store.ts';
 import { cjkGramsOf } from './terms.ts';
@@ -29,36 +31,29 @@ export interface Matched {
   terms: string[];
 }
 
-/** The tags whose text a term matches: exactly, or (k > 0) within k typos. */
-export function tagMatches(ix: Store, term: string, k: number): { tags: number[]; typos: number[] } {
-  if (ix.tagMatchVersion !== ix.tagVersion) {
-    ix.tagMatchCache.clear();
-    ix.tagMatchVersion = ix.tagVersion;
-  }
-  const key = `${k}:${term}`;
-  const hit = ix.tagMatchCache.get(key);
-  if (hit) return hit;
-  const pattern = isCjkToken(term) || term.length > 2 ? term : ` ${term}`;
-  const tags: number[] = [];
-  const typos: number[] = [];
-  for (let num = 0; num < ix.tags.length; num++) {
-    if (!ix.tags[num]) continue;
-    if (ix.tagText[num]!.includes(pattern)) {
-      tags.push(num);
-      typos.push(0);
-    } else if (k > 0) {
-      let best = k + 1;
-      for (const tok of ix.tagTokens[num]!) best = Math.min(best, prefixDistance(term, k, tok));
-      if (best <= k) {
+/** The tags whose text a term matches: exactly, or (k > 0) within k typos (kept while no tag changes, caches.ts). */
+export function tagMatches(cx: SearchContext, term: string, k: number): TagMatch {
+  const { ix } = cx;
+  return cx.caches.tagMatches(ix.tagVersion, `${k}:${term}`, () => {
+    const pattern = isCjkToken(term) || term.length > 2 ? term : ` ${term}`;
+    const tags: number[] = [];
+    const typos: number[] = [];
+    for (let num = 0; num < ix.tags.length; num++) {
+      if (!ix.tags[num]) continue;
+      if (ix.tagText[num]!.includes(pattern)) {
         tags.push(num);
-        typos.push(best);
+        typos.push(0);
+      } else if (k > 0) {
+        let best = k + 1;
+        for (const tok of ix.tagTokens[num]!) best = Math.min(best, prefixDistance(term, k, tok));
+        if (best <= k) {
+          tags.push(num);
+          typos.push(best);
+        }
       }
     }
-  }
-  const m = { tags, typos };
-  if (ix.tagMatchCache.size >= CACHE_ENTRIES) ix.tagMatchCache.clear();
-  ix.tagMatchCache.set(key, m);
-  return m;
+    return { tags, typos };
+  });
 }
 
 /** The query cut into words (synonym terms spanning several tokens are one word). */
@@ -143,10 +138,11 @@ export class Coded {
     return 0;
   }
 
-  /** Takes a document out (a filter). */
-  remove(d: number): void {
-    for (const c of this.codes) this.at[c]!.remove(d);
-    if (this.all && this.codes.length > 1) this.all.remove(d);
+  /** Keeps only the documents of a set (the filters' bitmap). */
+  restrict(keep: Bits): void {
+    for (const c of this.codes) this.at[c]!.and(keep);
+    this.codes = this.codes.filter((c) => !this.at[c]!.empty);
+    this.all = undefined;
   }
 }
 
@@ -180,15 +176,22 @@ function typoTerms(ix: Store, ids: number[], typos: number[]): number[] {
 }
 
 /** The documents a term matches, by their best match code. */
-export function termSet(ix: Store, term: string, synonym: boolean, typosOn: boolean, within?: Bits): Coded {
-  const out = new Coded(ix.bits);
+export function termSet(
+  cx: SearchContext,
+  term: string,
+  synonym: boolean,
+  typosOn: boolean,
+  within?: Bits,
+): Coded {
+  const { ix } = cx;
+  const out = new Coded(cx.bits);
   const name = matchCode(CLASS_NAME, 0, synonym);
   const desc = matchCode(CLASS_DESCRIPTION, 0, synonym);
   const k = isCjkToken(term) || !typosOn || synonym ? 0 : allowedTypos(term);
-  const tagged = tagMatches(ix, term, k);
+  const tagged = tagMatches(cx, term, k);
   for (let i = 0; i < tagged.tags.length; i++)
     ix.tagDocs.orInto(tagged.tags[i]!, out.layer(matchCode(CLASS_TAG, tagged.typos[i]!, synonym)));
-  if (isCjkToken(term)) cjkTerm(ix, term, out, name, desc, within);
+  if (isCjkToken(term)) cjkTerm(cx, term, out, name, desc, within);
   else {
     const m = ix.vocab.expand(term, k);
     if (m.exact.length > 0) {
@@ -212,7 +215,8 @@ export function termSet(ix: Store, term: string, synonym: boolean, typosOn: bool
  * A CJK term: a character or a pair is one posting list; a longer term intersects its pairs
  * (and the documents the earlier words left), then the text decides.
  */
-function cjkTerm(ix: Store, term: string, out: Coded, name: number, desc: number, within?: Bits) {
+function cjkTerm(cx: SearchContext, term: string, out: Coded, name: number, desc: number, within?: Bits) {
+  const { ix } = cx;
   const grams = cjkGramsOf(term);
   if (grams.length === 1) {
     const id = ix.cjkIds.get(grams[0]!);
@@ -235,15 +239,15 @@ function cjkTerm(ix: Store, term: string, out: Coded, name: number, desc: number
     const postings = cls === CLASS_NAME ? ix.cjkName : ix.cjkDesc;
     const layer = out.layer(cls === CLASS_NAME ? name : desc);
     pairs.sort((a, b) => postings.size(a) - postings.size(b));
-    const candidates = ix.bits.take();
+    const candidates = cx.bits.take();
     postings.orInto(pairs[0]!, candidates);
     if (within) candidates.and(within);
     for (let i = 1; i < pairs.length && !candidates.empty; i++) {
-      const next = ix.bits.take();
+      const next = cx.bits.take();
       postings.orInto(pairs[i]!, next);
       candidates.and(next);
     }
-    const list = ix.docList(candidates.count());
+    const list = cx.docList(candidates.count());
     const n = candidates.toList(list);
     for (let i = 0; i < n; i++) {
       const d = list[i]!;
@@ -255,7 +259,8 @@ function cjkTerm(ix: Store, term: string, out: Coded, name: number, desc: number
 }
 
 /** The documents matching every word of the query, by match code (null: the query has no word). */
-export function match(ix: Store, q: string, typosOn: boolean): Matched | null {
+export function match(cx: SearchContext, q: string, typosOn: boolean): Matched | null {
+  const { ix } = cx;
   const { words, terms } = queryWords(ix, q);
   if (words.length === 0) return null;
   let acc: Coded | undefined;
@@ -267,24 +272,30 @@ export function match(ix: Store, q: string, typosOn: boolean): Matched | null {
     // the word: its own terms, all of them (a conjunction), or any of its synonyms
     let wordSet: Coded;
     if (word.synonyms.length === 0 && word.terms.length === 1)
-      wordSet = termSet(ix, word.terms[0]!, false, typos, acc?.union);
+      wordSet = termSet(cx, word.terms[0]!, false, typos, acc?.union);
     else {
-      wordSet = new Coded(ix.bits);
+      wordSet = new Coded(cx.bits);
       [word.terms, ...word.synonyms].forEach((alt, ai) => {
-        const altSet = conjunction(ix, alt, ai > 0, typos, acc?.union);
+        const altSet = conjunction(cx, alt, ai > 0, typos, acc?.union);
         for (const c of altSet.codes) wordSet.layer(c).or(altSet.at[c]!);
       });
       wordSet.resolve();
     }
-    acc = acc ? combine(ix.bits, acc, wordSet) : wordSet;
+    acc = acc ? combine(cx.bits, acc, wordSet) : wordSet;
   }
   return { set: acc!, words, terms };
 }
 
 /** The documents matching all the terms (a word's own, or one of its synonyms). */
-function conjunction(ix: Store, terms: string[], synonym: boolean, typosOn: boolean, within?: Bits): Coded {
-  let acc = termSet(ix, terms[0]!, synonym, typosOn, within);
+function conjunction(
+  cx: SearchContext,
+  terms: string[],
+  synonym: boolean,
+  typosOn: boolean,
+  within?: Bits,
+): Coded {
+  let acc = termSet(cx, terms[0]!, synonym, typosOn, within);
   for (let i = 1; i < terms.length; i++)
-    acc = combine(ix.bits, acc, termSet(ix, terms[i]!, synonym, typosOn, acc.union));
+    acc = combine(cx.bits, acc, termSet(cx, terms[i]!, synonym, typosOn, acc.union));
   return acc;
 }

@@ -1,4 +1,5 @@
 import type { Bits } from './bitmap.ts';
+import type { SearchContext } from './context.ts';
 import type { Coded, Matched } from './matching.ts';
 import {
   CLASS_FIELDS,
@@ -48,7 +49,8 @@ export interface Tiers {
  * the keys equal to the whole too: those documents are in the exact tier, which ranks higher
  * and takes them out of the prefix tier below.
  */
-export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched: Coded): Tiers {
+export function keyTiers(cx: SearchContext, m: Pick<Matched, 'words' | 'terms'>, matched: Coded): Tiers {
+  const { ix } = cx;
   const at: (Bits | undefined)[] = [];
   const matches = matched.union;
   const wholes: [string, boolean][] = [[m.terms.join(''), false]];
@@ -68,7 +70,7 @@ export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched
     if (whole.length <= KEY_PREFIX_MAX) {
       const id = ix.keyPrefixIds.get(keyPrefixCode(whole, 0, whole.length));
       if (id !== undefined) {
-        const b = ix.bits.take();
+        const b = cx.bits.take();
         ix.keyPrefix.andInto(id, matches, b);
         put(prefix, b);
       }
@@ -78,7 +80,7 @@ export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched
     }
     for (const [from, to, t] of ranges) {
       if (from.block === to.block && from.offset === to.offset) continue;
-      const b = ix.bits.take();
+      const b = cx.bits.take();
       byKey.between(from, to, (e) => b.add((e / KEYS) | 0));
       b.and(matches);
       put(t, b);
@@ -90,7 +92,7 @@ export function keyTiers(ix: Store, m: Pick<Matched, 'words' | 'terms'>, matched
     const b = at[t];
     if (!b) continue;
     if (any) b.andNot(any);
-    else any = ix.bits.take();
+    else any = cx.bits.take();
     any.or(b);
   }
   return { at, any };
@@ -106,7 +108,7 @@ export class Buckets {
   private readonly made: (Bits | null | undefined)[] = [];
 
   constructor(
-    private readonly ix: Store,
+    private readonly cx: SearchContext,
     readonly final: Coded,
     readonly tiers: Tiers,
   ) {
@@ -131,13 +133,13 @@ export class Buckets {
     const parts = this.parts[s];
     let out: Bits | null = null;
     if (parts) {
-      out = this.ix.bits.take();
+      out = this.cx.bits.take();
       for (const [code, t] of parts) {
         const layer = this.final.at[code]!;
         if (t < 0 || (t === KEY_NONE && !this.tiers.any)) out.or(layer);
         else if (t > KEY_NONE) layer.andInto(this.tiers.at[t]!, out);
         else {
-          const rest = this.ix.bits.take();
+          const rest = this.cx.bits.take();
           rest.or(layer);
           rest.andNot(this.tiers.any!);
           out.or(rest);
@@ -238,7 +240,8 @@ export function compareDocs(ix: Store, sort: ProjectQuery['sort'], a: number, b:
  * cursor, testing a bit each, and stops after what the page needs (about limit × directory ÷
  * bucket steps); when it holds few, they are selected directly.
  */
-export function relevancePage(ix: Store, query: ProjectQuery, buckets: Buckets): number[] {
+export function relevancePage(cx: SearchContext, query: ProjectQuery, buckets: Buckets): number[] {
+  const { ix } = cx;
   const want = query.limit + 1;
   const desc = query.order === 'desc';
   const after = query.after;
@@ -278,7 +281,7 @@ export function relevancePage(ix: Store, query: ProjectQuery, buckets: Buckets):
       const ok = (d: number) =>
         ix.updated[d]! <= asOf &&
         (cursorId === undefined || dir * compareCodePoints(ix.ids[d]!, cursorId) > 0);
-      const list = ix.docList(count);
+      const list = cx.docList(count);
       const n = bucket.toList(list);
       out.push(...select(list, n, need, ok, cmp));
     }
@@ -290,7 +293,8 @@ export function relevancePage(ix: Store, query: ProjectQuery, buckets: Buckets):
  * A page in updated/created/name order: a walk of the pre-sorted order from the cursor that
  * stops after limit + 1 matches, or, when the matches are few, a selection among them.
  */
-export function sortedPage(ix: Store, query: ProjectQuery, final: Bits, total: number): number[] {
+export function sortedPage(cx: SearchContext, query: ProjectQuery, final: Bits, total: number): number[] {
+  const { ix } = cx;
   const want = query.limit + 1;
   const dir = query.order === 'asc' ? 1 : -1;
   const after = query.after;
@@ -300,7 +304,7 @@ export function sortedPage(ix: Store, query: ProjectQuery, final: Bits, total: n
   const cmp = (a: number, b: number) => dir * compareDocs(ix, query.sort, a, b);
   const ok = (d: number) =>
     ix.updated[d]! <= asOf && (!after || dir * compareToCursor(ix, query.sort, d, after.key, after.id) > 0);
-  const list = ix.docList(total);
+  const list = cx.docList(total);
   const n = final.toList(list);
   return select(list, n, want, ok, cmp);
 }

@@ -1,5 +1,7 @@
+import { QueryCaches } from './caches.ts';
+import { SearchContext } from './context.ts';
 import { facetPass, maintainedFacets } from './facets.ts';
-import { allOk, type CompiledFilters, compileFilters, noFilters, universe } from './filters.ts';
+import { type CompiledFilters, compileFilters, filterSet, noFilters } from './filters.ts';
 import { MAX_QUERY_TERMS } from './limits.ts';
 import { type Matched, match } from './matching.ts';
 import { Buckets, fieldOf, keyOf, keyTiers, relevancePage, SCORES, sortedPage, walkOrder } from './pages.ts';
@@ -9,6 +11,8 @@ import { Store } from './store.ts';
 import { compareCodePoints, isCjkToken, tokens } from './text.ts';
 import type {
   FacetName,
+  IndexedProject,
+  IndexedTag,
   ProjectFacets,
   ProjectHit,
   ProjectHits,
@@ -18,165 +22,193 @@ import type {
 } from './types.ts';
 
 /*
- * The engine's queries: a search (match, filter, count, facets, a page) and a list (a walk of
- * a pre-sorted order). The state and the writes are in store.ts; how a query matches in
- * matching.ts, the rank tiers and pages in pages.ts (scores: ranking.ts), filters in
- * filters.ts, facets in facets.ts.
+ * The engine: the index (store.ts: its state, and the only writer of it) and its queries. A
+ * query reads the index and keeps what it computes in its own context (context.ts), with the
+ * scratch that outlives it in one place (caches.ts). A search (match, filter, count, facets, a
+ * page) and a list (a walk of a pre-sorted order); how a query matches in matching.ts, the rank
+ * tiers and pages in pages.ts (scores: ranking.ts), filters in filters.ts, facets in facets.ts.
  */
-export class SearchIndex extends Store {
+export class SearchIndex {
+  /** The index's state, for reads (related projects read its postings and bitmaps). */
+  readonly store = new Store();
+  private readonly caches = new QueryCaches();
+
+  // ————————————————————————————————————————— writes (store.ts)
+
+  putTags(tags: IndexedTag[]): void {
+    this.store.putTags(tags);
+  }
+
+  removeTags(tagIds: string[]): void {
+    this.store.removeTags(tagIds);
+  }
+
+  setSynonyms(sets: string[][]): void {
+    this.store.setSynonyms(sets);
+  }
+
+  put(projects: IndexedProject[]): void {
+    this.store.put(projects);
+  }
+
+  remove(projectIds: string[]): void {
+    this.store.remove(projectIds);
+  }
+
+  /** Finishes a batch put (put does; kept for callers that ask for it). */
+  prepare(): void {
+    this.store.prepare();
+  }
+
+  // ————————————————————————————————————————— reads
+
+  project(id: string): IndexedProject | undefined {
+    return this.store.project(id);
+  }
+
+  tag(id: string): IndexedTag | undefined {
+    return this.store.tag(id);
+  }
+
+  stats(): { projects: number; tags: number; bytes: number } {
+    return this.store.stats();
+  }
+
   findProjects(query: ProjectQuery): ProjectHits {
-    this.prepare();
-    const f = compileFilters(this, query);
-    const facetNames = [...new Set(query.facets)];
-    if (query.q !== undefined) {
-      this.bits.begin(this.idNum.length);
-      try {
-        const m = match(this, query.q, query.typos !== false);
-        if (!m) {
-          const empty: ProjectFacets = {};
-          for (const name of facetNames) empty[name] = [];
-          return { hits: [], total: 0, ...(facetNames.length > 0 && { facets: empty }) };
-        }
-        return this.searchPage(query, f, m, facetNames);
-      } finally {
-        this.bits.end();
+    const cx = new SearchContext(this.store, this.caches);
+    return cx.run(() => {
+      const f = compileFilters(this.store, query);
+      const facetNames = [...new Set(query.facets)];
+      if (query.q === undefined) return listPage(cx, query, f, facetNames);
+      const m = match(cx, query.q, query.typos !== false);
+      if (!m) {
+        const empty: ProjectFacets = {};
+        for (const name of facetNames) empty[name] = [];
+        return { hits: [], total: 0, ...(facetNames.length > 0 && { facets: empty }) };
       }
-    }
-    return this.listPage(query, f, facetNames);
-  }
-
-  /** With q: the matches are known; facets, filters, the key tiers, the total, and the page from the buckets. */
-  private searchPage(
-    query: ProjectQuery,
-    f: CompiledFilters,
-    m: Matched,
-    facetNames: FacetName[],
-  ): ProjectHits {
-    const matched = m.set;
-    const all = matched.union;
-    // facets count the matches before the filters (each facet ignores its own)
-    let facets: ProjectFacets | undefined;
-    if (facetNames.length > 0) {
-      // the list only when the facets are counted a document at a time
-      const n = all.count();
-      let list: Uint32Array | undefined;
-      const listed = () => {
-        if (!list) {
-          list = this.docList(n);
-          all.toList(list);
-        }
-        return list;
-      };
-      facets = facetPass(this, f, facetNames, {
-        n,
-        get list() {
-          return listed();
-        },
-        has: (d) => all.has(d),
-        bits: all,
-      });
-    }
-    if (!noFilters(this, f)) {
-      const list = this.docList(all.count());
-      const n = all.toList(list);
-      for (let i = 0; i < n; i++) if (!allOk(this, f, list[i]!)) matched.remove(list[i]!);
-    }
-    const total = matched.union.count();
-    const buckets = new Buckets(this, matched, keyTiers(this, m, matched));
-    const page =
-      query.sort === 'relevance'
-        ? relevancePage(this, query, buckets)
-        : sortedPage(this, query, matched.union, total);
-    const hits: ProjectHit[] = page.map((d) => {
-      const code = matched.codeOf(d);
-      const tier = codeTypos(code) === 0 ? buckets.tierOf(d) : KEY_NONE;
-      const s = SCORES[(code << 3) | tier]!;
-      return {
-        id: this.ids[d]!,
-        key: query.sort === 'relevance' ? s : keyOf(this, query.sort, d),
-        match: { field: fieldOf(this, d, code, m, tier), score: s, typos: codeTypos(code) },
-      };
+      return searchPage(cx, query, f, m, facetNames);
     });
-    return { hits, total, ...(facets && { facets }) };
-  }
-
-  /** Without q: a walk of the pre-sorted order, an exact total, and the facets. */
-  private listPage(query: ProjectQuery, f: CompiledFilters, facetNames: FacetName[]): ProjectHits {
-    if (query.sort === 'relevance') throw new Error('SearchIndex: relevance needs q');
-    const none = noFilters(this, f);
-    const asOf = query.asOf;
-    const page = walkOrder(
-      this,
-      query,
-      (d) => (asOf === undefined || this.updated[d]! <= asOf) && (none || allOk(this, f, d)),
-    );
-    let total: number;
-    if (none) total = this.live;
-    else if (
-      f.tagNums === undefined &&
-      f.linkMask === 0 &&
-      f.source === undefined &&
-      f.updatedAfter === undefined
-    )
-      total = this.statusCount[f.status]!;
-    else {
-      total = 0;
-      universe(this, f, (d) => {
-        if (allOk(this, f, d)) total++;
-      });
-    }
-    let facets: ProjectFacets | undefined;
-    if (facetNames.length > 0) {
-      if (none) facets = maintainedFacets(this, facetNames);
-      else {
-        facets = facetPass(this, f, facetNames, undefined);
-      }
-    }
-    return {
-      hits: page.map((d) => ({ id: this.ids[d]!, key: keyOf(this, query.sort, d) })),
-      total,
-      ...(facets && { facets }),
-    };
   }
 
   // ————————————————————————————————————————— tags list
 
   findTags(query: TagQuery): { hits: TagHit[]; total: number } {
+    const ix = this.store;
     const terms = query.q === undefined ? undefined : [...new Set(tokens(query.q))].slice(0, MAX_QUERY_TERMS);
     if (terms && terms.length === 0) return { hits: [], total: 0 };
     const patterns = terms?.map((t) => (!isCjkToken(t) && t.length <= 2 ? ` ${t}` : t));
     const found: number[] = [];
-    for (let t = 0; t < this.tags.length; t++) {
-      if (!this.tags[t]) continue;
-      if (patterns && !patterns.every((p) => this.tagSearch[t]!.includes(p))) continue;
+    for (let t = 0; t < ix.tags.length; t++) {
+      if (!ix.tags[t]) continue;
+      if (patterns && !patterns.every((p) => ix.tagSearch[t]!.includes(p))) continue;
       found.push(t);
     }
     const byCount = query.sort === 'count';
     const cmp = (a: number, b: number) =>
       byCount
-        ? this.tagCount[b]! - this.tagCount[a]! || compareCodePoints(this.tags[a]!.id, this.tags[b]!.id)
-        : compareCodePoints(this.tagNameKey[a]!, this.tagNameKey[b]!) ||
-          compareCodePoints(this.tags[a]!.id, this.tags[b]!.id);
+        ? ix.tagCount[b]! - ix.tagCount[a]! || compareCodePoints(ix.tags[a]!.id, ix.tags[b]!.id)
+        : compareCodePoints(ix.tagNameKey[a]!, ix.tagNameKey[b]!) ||
+          compareCodePoints(ix.tags[a]!.id, ix.tags[b]!.id);
     const after = query.after;
     const afterCursor = (t: number) => {
       if (!after) return true;
-      const id = this.tags[t]!.id;
+      const id = ix.tags[t]!.id;
       if (byCount) {
         const k = Number(after.key);
-        const c = this.tagCount[t]!;
+        const c = ix.tagCount[t]!;
         return c < k || (c === k && compareCodePoints(id, after.id) > 0);
       }
-      const c = compareCodePoints(this.tagNameKey[t]!, String(after.key));
+      const c = compareCodePoints(ix.tagNameKey[t]!, String(after.key));
       return c > 0 || (c === 0 && compareCodePoints(id, after.id) > 0);
     };
     const page = select(found, found.length, query.limit + 1, afterCursor, cmp);
     return {
       hits: page.map((t) => ({
-        id: this.tags[t]!.id,
-        key: byCount ? this.tagCount[t]! : this.tagNameKey[t]!,
-        projectCount: this.tagCount[t]!,
+        id: ix.tags[t]!.id,
+        key: byCount ? ix.tagCount[t]! : ix.tagNameKey[t]!,
+        projectCount: ix.tagCount[t]!,
       })),
       total: found.length,
     };
   }
+}
+
+/** With q: the matches are known; facets, filters, the key tiers, the total, and the page from the buckets. */
+function searchPage(
+  cx: SearchContext,
+  query: ProjectQuery,
+  f: CompiledFilters,
+  m: Matched,
+  facetNames: FacetName[],
+): ProjectHits {
+  const ix = cx.ix;
+  const matched = m.set;
+  const all = matched.union;
+  // facets count the matches before the filters (each facet ignores its own)
+  let facets: ProjectFacets | undefined;
+  if (facetNames.length > 0) {
+    // the list only when the facets are counted a document at a time
+    const n = all.count();
+    let list: Uint32Array | undefined;
+    const listed = () => {
+      if (!list) {
+        list = cx.docList(n);
+        all.toList(list);
+      }
+      return list;
+    };
+    facets = facetPass(cx, f, facetNames, {
+      n,
+      get list() {
+        return listed();
+      },
+      has: (d) => all.has(d),
+      bits: all,
+    });
+  }
+  if (!noFilters(f)) matched.restrict(filterSet(cx, f, all));
+  const total = matched.union.count();
+  const buckets = new Buckets(cx, matched, keyTiers(cx, m, matched));
+  const page =
+    query.sort === 'relevance'
+      ? relevancePage(cx, query, buckets)
+      : sortedPage(cx, query, matched.union, total);
+  const hits: ProjectHit[] = page.map((d) => {
+    const code = matched.codeOf(d);
+    const tier = codeTypos(code) === 0 ? buckets.tierOf(d) : KEY_NONE;
+    const s = SCORES[(code << 3) | tier]!;
+    return {
+      id: ix.ids[d]!,
+      key: query.sort === 'relevance' ? s : keyOf(ix, query.sort, d),
+      match: { field: fieldOf(ix, d, code, m, tier), score: s, typos: codeTypos(code) },
+    };
+  });
+  return { hits, total, ...(facets && { facets }) };
+}
+
+/** Without q: a walk of the pre-sorted order (through the filters' bitmap), an exact total, and the facets. */
+function listPage(
+  cx: SearchContext,
+  query: ProjectQuery,
+  f: CompiledFilters,
+  facetNames: FacetName[],
+): ProjectHits {
+  const ix = cx.ix;
+  if (query.sort === 'relevance') throw new Error('SearchIndex: relevance needs q');
+  const passing = noFilters(f) ? undefined : filterSet(cx, f);
+  const asOf = query.asOf;
+  const page = walkOrder(
+    ix,
+    query,
+    (d) => (asOf === undefined || ix.updated[d]! <= asOf) && (!passing || passing.has(d)),
+  );
+  const total = passing ? passing.count() : ix.live;
+  let facets: ProjectFacets | undefined;
+  if (facetNames.length > 0)
+    facets = passing ? facetPass(cx, f, facetNames, undefined) : maintainedFacets(cx, facetNames);
+  return {
+    hits: page.map((d) => ({ id: ix.ids[d]!, key: keyOf(ix, query.sort, d) })),
+    total,
+    ...(facets && { facets }),
+  };
 }

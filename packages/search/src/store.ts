@@ -1,7 +1,6 @@
-import { BitPool } from './bitmap.ts';
-import { PairBuffer, Scratch } from './doc-set.ts';
 import { DocTags } from './doc-tags.ts';
 import { BATCH_PUT, PAIR_BATCH } from './limits.ts';
+import { PairBuffer } from './pair-buffer.ts';
 import { Postings, setBit } from './postings.ts';
 import { SortedList } from './sorted-list.ts';
 import { idNumber, type Terms, termsOf } from './terms.ts';
@@ -121,24 +120,11 @@ export class Store {
   tagVersion = 0;
   /** Bumped by every change of tags (slugs included). */
   tagChanges = 0;
-  slugRank = new Int32Array(0);
-  slugRankOf = -1;
 
   // synonyms: a term (its tokens joined by spaces) → its set
   synonymOf = new Map<string, number>();
   synonymSets: string[][][] = [];
   synonymTokenCounts: number[] = [];
-
-  // caches and scratch
-  /** The tags a term matches (with typos), while no tag changes. */
-  tagMatchCache = new Map<string, { tags: number[]; typos: number[] }>();
-  tagMatchVersion = -1;
-  /** Tag counts of a facet pass (reset after it). */
-  facetTagCounts = new Int32Array(64);
-  readonly scratch = new Scratch();
-  /** The bitmaps of a query (bitmap.ts), given back when it ends. */
-  readonly bits = new BitPool();
-  private docListScratch = new Uint32Array(1024);
 
   /** Compares the keys of two entries (d × KEYS + slot) by UTF-16 code units. */
   compareKey(a: number, b: number): number {
@@ -172,13 +158,6 @@ export class Store {
   /** Whether an entry's key starts with a text. */
   keyStartsWith(e: number, text: string): boolean {
     return this.keyLen[e]! >= text.length && this.keys[(e / KEYS) | 0]!.startsWith(text, this.keyAt[e]!);
-  }
-
-  /** A scratch list for at least n documents (one use at a time). */
-  docList(n: number): Uint32Array {
-    if (this.docListScratch.length < n)
-      this.docListScratch = new Uint32Array(Math.max(n, this.docListScratch.length * 2));
-    return this.docListScratch;
   }
 
   constructor() {
@@ -301,13 +280,13 @@ export class Store {
     if (batch) {
       this.flushPairs();
       this.pairs.clear();
+      this.prepare();
     }
   }
 
   /**
-   * Takes the documents a batch left out into the orders, and the new tokens into the
-   * vocabulary's order: a build ends with it, so that no query pays for it; every query
-   * starts with it (nothing to do but when a batch was put since).
+   * Takes the documents of a batch into the orders (one sort), and the new tokens into the
+   * vocabulary's order: a batch put ends with it, so that a query only reads.
    */
   prepare(): void {
     this.flushOrders();
