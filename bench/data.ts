@@ -17,7 +17,7 @@ export interface BenchTag {
   nameEn?: string;
 }
 
-/** The fields of a ProjectInput (SPEC) as the seeder stores them and the upsert scenario sends them. */
+/** The fields of a ProjectInput as the seeder stores them and the upsert scenario sends them. */
 export interface BenchProject {
   name: string;
   nameEn?: string;
@@ -107,7 +107,10 @@ export const TAG_POOL: BenchTag[] = Array.from({ length: 300 }, (_, i) => {
   return i % 7 === 3 ? { name: `${zh}${suffix}` } : { name: `${zh}${suffix}`, nameEn: `${en}${suffix}` };
 });
 
-/** Tag slugs as the service makes them (DECISIONS.md: from nameEn, else name; `-2`… on a clash). */
+/**
+ * Tag slugs as the service makes them (docs/api.md#slugs-identity-ids-and-order: from nameEn, else name;
+ * `-2`… on a clash).
+ */
 export function tagSlugs(tags: BenchTag[]): string[] {
   const taken = new Set<string>();
   return tags.map((tag) => {
@@ -123,7 +126,7 @@ export function tagSlugs(tags: BenchTag[]): string[] {
  * The common words of the directory, twenty per language, aligned (模型 ↔ model): each
  * project's name and description draw four of them (commonWords), so that one common word
  * matches 1 − (19/20)⁴ ≈ 18.5% of the directory in each language, as "model" does in a real
- * directory of AI projects (issue 26).
+ * directory of AI projects.
  */
 export const ZH_COMMON = [
   '模型',
@@ -241,7 +244,10 @@ export function seededProject(i: number, revision = 0): BenchProject {
 
 const cap = (w: string) => w[0]!.toUpperCase() + w.slice(1);
 
-/** The slug the service gives a project (DECISIONS.md; seeded names never leave an empty slug). */
+/**
+ * The slug the service gives a project (docs/api.md#slugs-identity-ids-and-order; seeded names never leave
+ * an empty slug).
+ */
 export function projectSlug(project: Pick<BenchProject, 'name' | 'nameEn'>): string {
   return slugify(project.nameEn ?? project.name);
 }

@@ -3,7 +3,7 @@
  * (bench/data.ts: twenty common words per language, four per project, so that one matches
  * ~18.5% of the directory): the build, the memory when ready, and the CPU time of each search
  * scenario of `pnpm bench`, words varying per query, as mean and p99. Then the hostile case
- * of issue 26: 200-character queries of sixteen long words on a directory of 900,000 distinct
+ * of 200-character queries of sixteen long words on a directory of 900,000 distinct
  * words.
  *
  *   node --import tsx bench/engine.ts --projects 1000000

@@ -7,7 +7,7 @@ import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { newProject } from './data.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
 
-// History's figures (issue 19, EXTENSIONS F), on PostgreSQL:
+// History's figures (docs/curation.md#history-revert-locks-and-restore), on PostgreSQL:
 // - batch upsert with revisions against without: batches of 100 updates (every project changed,
 //   so every one stores a revision) through core's upsertInOrder (services/upsert.ts) in this process, the two
 //   kinds alternating round by round; projects/s of each and their ratio (target ≥ 85%). In
@@ -193,7 +193,7 @@ const pct = (n: number) => `${(n * 100).toFixed(0)}%`;
 
 export function renderHistory(r: HistoryResult): string[] {
   return [
-    '## History (issue 19)',
+    '## History (bench/history.ts)',
     '',
     `Batch upsert (batches of ${r.batch} updates, every project changed, ${r.rounds} rounds, the two kinds alternating batch by batch, in process ` +
       'through core, no HTTP), and a project with 1,000 revisions read through a server process (4 connections).',

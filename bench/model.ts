@@ -14,8 +14,8 @@ import {
 import { type Measurement, measure, upsertScenario } from './scenarios.ts';
 import { writeProjects } from './seed.ts';
 
-// The read model of issue 17 (every server process holds what reads need in memory and follows
-// the change feed): what it costs and how fresh it is.
+// The read model (docs/search.md#how-it-is-served-a-read-model-in-every-process: every server process
+// holds what reads need in memory and follows the change feed): what it costs and how fresh it is.
 // - per size: its build time at start (from /metrics, and from the spawn to /healthz 200),
 //   the index's bytes per project (/metrics), the process's resident memory (/proc);
 // - freshness across processes: a write through one process, polled for in another's search;

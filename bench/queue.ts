@@ -15,8 +15,8 @@ interface Page {
   nextCursor: string | null;
 }
 
-// The queue's figures (EXTENSIONS B and endpoint 5's total): on PostgreSQL with N COMPLETED
-// tasks seeded set-based (generate_series, not through the API), at 20k and 1M by default:
+// The queue's figures (docs/workers.md#running-workers, and endpoint 5's total): on PostgreSQL with N
+// COMPLETED tasks seeded set-based (generate_series, not through the API), at 20k and 1M by default:
 // - claim: 4 workers, each looping POST /api/discovery/tasks/claim {limit: 50}, tasks/s
 // - cycle: 4 workers, each claim {limit: 10} → per task heartbeat → complete with a one-project
 //   ProjectInput (leaseToken), tasks/s

@@ -170,8 +170,8 @@ const sizeName = (size: SizeResult) => fmtInt(size.projects);
 const GIB = 2 ** 30;
 
 /**
- * The targets of issue 17 ("Fast"), judged at 100,000 projects (the other sizes shown beside),
- * then those of the earlier issues that it does not replace.
+ * The read model's targets, judged at 100,000 projects (the other sizes shown beside), then the
+ * earlier targets it does not replace.
  */
 function targets(report: Report): Target[] {
   const list: Target[] = [];
@@ -312,7 +312,7 @@ function targets(report: Report): Target[] {
     detail: each((s) => (s.freshness ? `${fmtMs(s.freshness.p99)} ms` : undefined)),
   });
 
-  // Earlier issues' targets that issue 17 leaves standing.
+  // Earlier targets that the read model's leave standing.
   const slugP99 = slugOf(main);
   list.push({
     name: 'GET by slug p99 < 20 ms at 64 connections',
@@ -322,7 +322,7 @@ function targets(report: Report): Target[] {
       return m ? `${fmtMs(m.p99)} ms` : undefined;
     }),
   });
-  // Issue 28: a key's lookup and rate limit cost a read at most 5 %
+  // A key's lookup and rate limit cost a read at most 5 %
   const keyedRatio = (size: SizeResult) => {
     const keyed = measured(size, 'slug-keyed');
     const unkeyed = measured(size, 'slug-unkeyed');
@@ -330,7 +330,7 @@ function targets(report: Report): Target[] {
   };
   const mainKeyed = keyedRatio(main);
   list.push({
-    name: 'GET by slug with a named key ≥ 95% of without (issue 28)',
+    name: 'GET by slug with a named key ≥ 95% of without',
     met: mainKeyed === undefined ? undefined : mainKeyed >= 0.95,
     detail: each((size) => {
       const r = keyedRatio(size);
@@ -560,7 +560,7 @@ Project *i* is a pure function of *i* (\`bench/data.ts\`): a third have Chinese 
 slugs), a third Chinese names with English names, a third English names only, each name made of
 two of the project's four common words (twenty per language, aligned: 模型 ↔ model), its
 descriptions (Chinese and English) of the same two and two more, so that one common word is in
-about a fifth of the projects (issue 26: as "model" is in a directory of AI projects); Markdown content;
+about a fifth of the projects (as "model" is in a directory of AI projects); Markdown content;
 3 links (CODEHOST, WEBSITE, then MODELHUB or PAPER) and 3 tags from a shared pool of 300
 (Chinese names, most with English names). Slugs come from core's \`slugify\`. Tasks are half
 PENDING, then IN_PROGRESS, COMPLETED (each with the CODEHOST url and id of the project it made)

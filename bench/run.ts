@@ -98,7 +98,7 @@ if (settings.sizes.some((n) => !Number.isInteger(n) || n < 1))
 // Sizes up to this are written through endpoint 1, as users do; larger ones straight into the tables.
 const apiMax = integer('api-max', 'BENCH_API_MAX', 100_000, 0);
 const freshnessSamples = integer('freshness-samples', 'BENCH_FRESHNESS_SAMPLES', 300, 1);
-// The upserts of the commit before the read model (issue 17), side by side with this checkout's.
+// The upserts of the commit before the read model, side by side with this checkout's.
 const before = setting('before', 'BENCH_BEFORE', '898dbff');
 const compareProjects = integer('compare-projects', 'BENCH_COMPARE_PROJECTS', 10_000, 1);
 const compareRounds = integer('compare-rounds', 'BENCH_COMPARE_ROUNDS', 2, 1);
@@ -149,7 +149,7 @@ const SERVER = join(ROOT, 'apps/server/src/main.ts');
 const wanted = (key: string) => only.length === 0 || only.includes(key);
 
 /**
- * A named key for the keyed read (issue 28), with a limit of its own that the bench never
+ * A named key for the keyed read, with a limit of its own that the bench never
  * reaches: every request is looked up and counted (on PostgreSQL in leases of 1/20 of the
  * limit, docs/keys-and-limits.md), none refused.
  */
@@ -319,7 +319,7 @@ async function runSize(projects: number): Promise<SizeResult> {
     const end = memoryOf(server.pid);
     if (end) model.end = end;
 
-    // WEB_CONCURRENCY=2 against this one process (issue 26): a second server of two processes
+    // WEB_CONCURRENCY=2 against this one process: a second server of two processes
     // on the same database, the two measured in turn, twice.
     if (wanted('processes')) await compareProcesses(server, env, all);
 
@@ -405,7 +405,7 @@ try {
     });
     console.log(renderHistory(report.history).join('\n'));
   }
-  // `--scenarios writes` runs the write path's part (bench/writes.ts, issue 27)
+  // `--scenarios writes` runs the write path's part (bench/writes.ts)
   let writes: WritesResult | undefined;
   if (only.length === 0 || only.includes('writes')) {
     const commit = setting('writes-before', 'BENCH_WRITES_BEFORE', 'e4fd001');
@@ -446,9 +446,9 @@ try {
     // The queue's section stays as it was when the queue was not run.
     const web = currentSection();
     const analysis = keptBetween(file, '<!-- search analysis -->', '<!-- /search analysis -->');
-    // the write path's profile (bench/write-profile.ts, issue 27), written by hand from its output
+    // the write path's profile (bench/write-profile.ts), written by hand from its output
     const writeProfile = keptBetween(file, '<!-- write profile -->', '<!-- /write profile -->');
-    // the request path and the processes (issue 26), written by hand from their runs
+    // the request path and the processes, written by hand from their runs
     const serving = keptBetween(file, '<!-- serving -->', '<!-- /serving -->');
     const queueSection = queue.length ? renderQueueSection(queue) : keptBetween(file, QUEUE_START, QUEUE_END);
     const text = queueOnly

@@ -13,7 +13,10 @@ export interface ScenarioContext {
   seed: SeedResult;
   pool: DatabaseHandle['pool'];
   runTag: string;
-  /** A named key (EXTENSIONS G) with a limit of its own, for the keyed GET (`slug-keyed`). */
+  /**
+   * A named key (docs/keys-and-limits.md#named-keys-and-scopes) with a limit of its own, for the keyed GET
+   * (`slug-keyed`).
+   */
   namedKey?: string;
 }
 
@@ -47,7 +50,7 @@ export function scenarios(ctx: ScenarioContext, options: ScenarioOptions): Scena
     },
   });
 
-  // Issue 28: what a key costs a read (its lookup and its rate limit), keyed against unkeyed,
+  // What a key costs a read (its lookup and its rate limit), keyed against unkeyed,
   // on the same 5,000 slugs (warm in the detail cache after the warm-up: the key's cost is not
   // hidden under a database read). Run one after the other; `slug-unkeyed` first.
   const slugOfFew = (keyedBy: string | undefined): Scenario => ({

@@ -5,10 +5,10 @@ import { EN_COMMON, prng, ZH_COMMON } from './data.ts';
 import type { Scenario, ScenarioOptions } from './scenario.ts';
 
 /*
- * Browse and search (EXTENSIONS A), on the seeded projects. Rows seeded with SQL rather than
- * through the upsert get their search columns, while the schema has them, from the same
- * function the search migration uses (with the GIN indexes dropped meanwhile, as a bulk load
- * would), then compacted and analysed. Without them (the read model: every process builds its
+ * Browse and search (docs/search.md#browsing-and-search-get-apiprojects-get-apitags), on the seeded
+ * projects. Rows seeded with SQL rather than through the upsert get their search columns, while the schema
+ * has them, from the same function the search migration uses (with the GIN indexes dropped meanwhile, as a
+ * bulk load would), then compacted and analysed. Without them (the read model: every process builds its
  * index from the projects' own columns) there is nothing to fill. Returns the seconds taken,
  * or undefined when there was nothing to do.
  */

@@ -218,8 +218,8 @@ export async function writeProjects(
       const res = await fetch(`${url}/api/webhook/projects`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        // Each item's id and slug come back in `results`; servers before issue 20.10 (the upsert
-        // comparison's) answer them only when asked with `results: true`.
+        // Each item's id and slug come back in `results`; older servers (the one the upsert
+        // comparison runs) answer them only when asked with `results: true`.
         body: JSON.stringify({ projects, results: true }),
       });
       const text = await res.text();

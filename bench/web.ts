@@ -20,7 +20,9 @@ import { type Child, createDatabase, ROOT, startChild } from './processes.ts';
 // (no answer cached in the browser). With --write the figures replace the "Web console"
 // section of bench/RESULTS.md.
 
-/** The queries of issue 11, and a few broader ones (many matches: the ranking has more to do). */
+/**
+ * One project's spellings (通义, tyqw, tongyi, qwen), and a few broader queries (many matches: more to rank).
+ */
 export const QUERIES = ['通义', 'tyqw', 'tongyi', 'qwen', '模型', 'zhineng', 'open model', 'llm'];
 
 const SAMPLE = JSON.parse(readFileSync(join(ROOT, 'fixtures/projects.sample.json'), 'utf8')) as object[];

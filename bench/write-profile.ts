@@ -11,7 +11,7 @@ import { createDatabase } from './processes.ts';
 import { seedProjects } from './seed.ts';
 
 // `node --import tsx [--cpu-prof --cpu-prof-dir DIR] bench/write-profile.ts`: where one batch of 100
-// of endpoint 1 spends its time, at 100,000 projects on PostgreSQL (issue 27). The server runs in
+// of endpoint 1 spends its time, at 100,000 projects on PostgreSQL. The server runs in
 // this process (createApp over a pool that times every statement it sends); one client sends
 // batches one after the other, so the stages of a batch add up to its wall time. A second pass
 // with auto_explain (plans sent back as notices) writes EXPLAIN (ANALYZE, BUFFERS) of every

@@ -3,7 +3,7 @@ import type { Measurement, Scenario, ScenarioOptions } from './scenario.ts';
 import { measure } from './scenarios.ts';
 
 /*
- * Searches while a writer writes (issue 26): a crawler updates `rate` projects a second in
+ * Searches while a writer writes: a crawler updates `rate` projects a second in
  * batches of `batch` through endpoint 1 — one batch at a time, each sent when the previous
  * one has answered and its slot has come (a closed loop, as a crawler runs) — while 64
  * connections search. Reported: what the writer got through per second and each batch's

@@ -10,7 +10,7 @@ import { ensureCheckout, type Freshness, measureFreshness } from './model.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
 import { seedProjects } from './seed.ts';
 
-// `pnpm bench --scenarios writes` (issue 27): endpoint 1 at 100,000 projects, 4 clients each
+// `pnpm bench --scenarios writes`: endpoint 1 at 100,000 projects, 4 clients each
 // sending batches of 100 one after the other, on PostgreSQL and on PGlite: new projects,
 // updates (every project changed), updates that change nothing, and the first two again with a
 // webhook subscribed (delivered by the server's dispatcher to a receiver in this process). The
@@ -282,11 +282,11 @@ async function runBackend(
 export function renderWritesSection(r: WritesResult, when = new Date()): string {
   const lines = [
     WRITES_START,
-    '## Writes through endpoint 1 (bench/writes.ts, issue 27)',
+    '## Writes through endpoint 1 (bench/writes.ts)',
     '',
     `Run ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${r.clients} clients, each sending batches of 100 ` +
       `one after the other, ${r.batches} batches (${(r.batches * 100).toLocaleString('en-US')} projects) per phase; ` +
-      `"before" is the server of ${r.commit} (before issue 27), "after" this checkout's, each phase run on one then ` +
+      `"before" is the server of ${r.commit} (before the write path's rework), "after" this checkout's, each phase run on one then ` +
       'the other; ratio = after ÷ before. Updates change every project (a revision each); "unchanged" sends the ' +
       'same projects again. The webhook phases deliver every change to a receiver on this machine.',
     '',

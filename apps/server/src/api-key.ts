@@ -27,10 +27,10 @@ export interface ResolvedKeys {
 }
 
 /**
- * EXTENSIONS G, "one key for every process": on PostgreSQL without WEBHOOK_API_KEY no process
- * invents a key of its own. The first to start with no valid key with keys:admin in the
- * database creates one named `admin` with every scope (under a lock: processes starting at once
- * agree on one) and prints it once; the others, and every restart, use the database's keys. The
+ * One key for every process (docs/keys-and-limits.md#the-bootstrap-key): on PostgreSQL without
+ * WEBHOOK_API_KEY no process invents a key of its own. The first to start with no valid key with
+ * keys:admin in the database creates one named `admin` with every scope (under a lock: processes starting
+ * at once agree on one) and prints it once; the others, and every restart, use the database's keys. The
  * secret that signs cursors is made once in the database too. Elsewhere, as resolveApiKey.
  */
 export async function resolveKeys(

@@ -133,7 +133,8 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  // EXTENSIONS G: counted like any request, and behind metrics:read unless METRICS_PUBLIC=1
+  // Counted like any request, and behind metrics:read unless METRICS_PUBLIC=1
+  // (docs/operating.md#metrics-get-metrics)
   app.get(
     '/metrics',
     rateLimitGate({ keys, limits }),
@@ -232,7 +233,7 @@ export function createApp(options: AppOptions): express.Express {
           reportError(req.res.locals, error, { route: `tRPC ${path ?? ''}` });
       },
       maxBodySize: bodyLimitBytes,
-      // EXTENSIONS G (rate-limit gate refuses a longer batch first, in the envelope)
+      // at most 10 calls a batch (the rate-limit gate refuses a longer one first, in the envelope)
       maxBatchSize: MAX_BATCH_CALLS,
     }),
   );

@@ -32,7 +32,8 @@ export function serverProcesses(config: Pick<Config, 'webConcurrency' | 'databas
 /** The primary: starts `count` server processes and looks after them until it is told to stop. */
 export function runPrimary(count: number, _config: Pick<Config, 'apiKeyGenerated'>, logger: Logger): void {
   // Without WEBHOOK_API_KEY (PostgreSQL: WEB_CONCURRENCY needs it), every process uses the named
-  // keys in the database, and the first to start with none creates the one admin key (EXTENSIONS G).
+  // keys in the database, and the first to start with none creates the one admin key
+  // (docs/keys-and-limits.md#the-bootstrap-key).
   const env: Record<string, string> = {};
   logger.info({ processes: count, pid: process.pid }, 'starting server processes (WEB_CONCURRENCY)');
 

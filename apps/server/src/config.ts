@@ -45,7 +45,10 @@ export interface ChangesConfig {
   retentionDays: number;
   /** CHANGES_PRUNE_INTERVAL_MS: how often retention runs (of the feed, and of revisions). */
   pruneIntervalMs: number;
-  /** REVISIONS_KEEP: revisions kept per project, the oldest pruned (EXTENSIONS F). */
+  /**
+   * REVISIONS_KEEP: revisions kept per project, the oldest pruned
+   * (docs/curation.md#history-revert-locks-and-restore).
+   */
   revisionsKeep: number;
   /** REVISIONS_DELETED_DAYS: a deleted project's revisions are kept this long after its delete. */
   revisionsDeletedDays: number;
@@ -86,7 +89,7 @@ function logLevel(raw: string): string {
   return raw;
 }
 
-/** The runtime contract of DECISIONS.md, plus the tuning knobs the README lists. */
+/** PORT, HOST, WEBHOOK_API_KEY, DATABASE_URL and the tuning knobs of docs/operating.md#configuration. */
 export function readConfig(env: NodeJS.ProcessEnv): Config {
   const configuredKey = env.WEBHOOK_API_KEY;
   const apiKeyGenerated = configuredKey === undefined || configuredKey === '';
@@ -104,7 +107,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0),
     ...timeouts(env),
-    // EXTENSIONS G's names; the older RATE_LIMIT_PER_ADDRESS / RATE_LIMIT_PER_KEY still work
+    // the names of docs/keys-and-limits.md#rate-limiting; the older RATE_LIMIT_PER_ADDRESS /
+    // RATE_LIMIT_PER_KEY still work
     rateLimit: {
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1_000),
       perAddress: integer(env, 'RATE_LIMIT_ANON_PER_MINUTE', integer(env, 'RATE_LIMIT_PER_ADDRESS', 0, 0), 0),

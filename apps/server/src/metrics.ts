@@ -46,7 +46,8 @@ export function createMetrics(options: {
   });
   const model = options.readModel;
   if (model) {
-    // The read model (issue 17): its size, its position, how far behind the feed, its build.
+    // The read model (docs/search.md#how-it-is-served-a-read-model-in-every-process): its size, its
+    // position, how far behind the feed, its build.
     const gauge = (name: string, help: string, read: (s: ReturnType<ReadModel['stats']>) => number) =>
       new Gauge({
         name,

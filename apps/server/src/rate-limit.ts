@@ -7,7 +7,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 
-/** The limits of EXTENSIONS G; 0 is no limit. */
+/** The limits of docs/keys-and-limits.md#rate-limiting; 0 is no limit. */
 export interface RateLimitConfig {
   /** The window of the two defaults (60 s; RATE_LIMIT_WINDOW_MS). */
   windowMs: number;
@@ -55,9 +55,9 @@ interface Bucket {
 }
 
 /**
- * Counts of requests per key and per address (EXTENSIONS G), by rate-limiter-flexible: in the
- * database on PostgreSQL (RateLimiterPostgres: one upsert per lease, in the table
- * rate_limits of migration 2026_11_26_000900), in the process on PGlite (RateLimiterMemory).
+ * Counts of requests per key and per address (docs/keys-and-limits.md#rate-limiting), by
+ * rate-limiter-flexible: in the database on PostgreSQL (RateLimiterPostgres: one upsert per lease, in the
+ * table rate_limits of migration 2026_11_26_000900), in the process on PGlite (RateLimiterMemory).
  */
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();

@@ -7,7 +7,10 @@ export type Body =
   | { kind: 'too-deep' }
   | { kind: 'too-large' };
 
-/** EXTENSIONS G: a body is parsed only to this nesting depth (deeper: 400). */
+/**
+ * A body is parsed only to this nesting depth (deeper: 400;
+ * docs/keys-and-limits.md#body-input-and-time-limits).
+ */
 export const MAX_BODY_DEPTH = 64;
 
 /**

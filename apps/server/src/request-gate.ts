@@ -14,7 +14,7 @@ import { type RateLimits, rateLimitHeaders } from './rate-limit.ts';
 import { MAX_BODY_DEPTH, nestsDeeperThan, readBodyText } from './read-body.ts';
 import { sendError } from './rest-adapter.ts';
 
-/** EXTENSIONS G: a tRPC batch holds at most this many calls (more is 400). */
+/** A tRPC batch holds at most this many calls (more is 400; docs/keys-and-limits.md#rate-limiting). */
 export const MAX_BATCH_CALLS = 10;
 
 /** The procedures a /trpc request calls: one, or the calls of a batch (`?batch=1`). */
@@ -80,8 +80,8 @@ function knownHeaderPrincipal(
 }
 
 /**
- * The rate limits of EXTENSIONS G, before anything else of a request: a request with a valid
- * key in a header counts against that key (its own limit, else RATE_LIMIT_KEY_PER_MINUTE),
+ * The rate limits (docs/keys-and-limits.md#rate-limiting), before anything else of a request: a request
+ * with a valid key in a header counts against that key (its own limit, else RATE_LIMIT_KEY_PER_MINUTE),
  * any other against its client address (RATE_LIMIT_ANON_PER_MINUTE); each call of a tRPC batch
  * counts as one request, and a batch of more than 10 calls is refused first.
  */
@@ -128,9 +128,9 @@ export function rateLimitGate(options: {
 }
 
 /**
- * /trpc before tRPC reads anything (EXTENSIONS G): a key sent in a header that is wrong (401)
- * or lacks the scope of a keyed call of the request (403) is refused before the body is read;
- * then the body is read within the size limit (413) and to a nesting depth of 64 (400), and
+ * /trpc before tRPC reads anything (docs/keys-and-limits.md#named-keys-and-scopes): a key sent in a header
+ * that is wrong (401) or lacks the scope of a keyed call of the request (403) is refused before the body
+ * is read; then the body is read within the size limit (413) and to a nesting depth of 64 (400), and
  * handed to tRPC as text.
  */
 export function trpcGate(options: {
@@ -168,7 +168,7 @@ export function trpcGate(options: {
   };
 }
 
-/** /metrics: a key with `metrics:read` unless METRICS_PUBLIC=1 (EXTENSIONS G). */
+/** /metrics: a key with `metrics:read` unless METRICS_PUBLIC=1 (docs/operating.md#metrics-get-metrics). */
 export function metricsGate(options: { keys: KeyVerifier; public: boolean }): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (options.public) return next();

@@ -202,7 +202,7 @@ export function restRouter(options: RestOptions): Router {
         }
       }
       const sentKey = headerKey(req.headers['x-api-key'], req.headers.authorization);
-      // EXTENSIONS G: a key sent in a header is checked (401, then 403) before the body is
+      // A key sent in a header is checked (401, then 403) before the body is
       // read, so that a caller without the right key costs no parse; a declared length over the
       // limit is still a 413 first (the check order 413 → 401 → 403 → 400).
       let principal: Principal | undefined;

@@ -84,7 +84,8 @@ async function prune() {
   } catch (err) {
     logger.warn({ error: describeError(err) }, 'cannot prune changes');
   }
-  // History's retention (EXTENSIONS F) runs in the same job, after the feed's.
+  // History's retention (docs/curation.md#history-revert-locks-and-restore) runs in the same job, after
+  // the feed's.
   if (pruneStopped) return;
   try {
     const { revisionsKeep: keep, revisionsDeletedDays: deletedDays } = config.changes;

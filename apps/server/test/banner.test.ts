@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startBanner } from '../src/banner.ts';
 import { spawnServer } from './helpers.ts';
 
-/** Issue 20.7: a person who starts the server at a terminal is told where the console is. */
+/** A person who starts the server at a terminal is told where the console is. */
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { headingAnchors } from './heading-anchors.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -51,14 +52,3 @@ describe('the map of the code', () => {
     });
   }
 });
-
-/** GitHub's anchors of a Markdown file's headings: lower case, punctuation dropped, spaces to '-'. */
-function headingAnchors(text: string): Set<string> {
-  const anchors = [...text.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
-    (m[1] as string)
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N} _-]/gu, '')
-      .replace(/ /g, '-'),
-  );
-  return new Set(anchors);
-}

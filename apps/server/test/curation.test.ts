@@ -24,7 +24,10 @@ async function receiver(status: { code: number }) {
   return { url: `http://127.0.0.1:${port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Issue 29 / EXTENSIONS H. */
+/**
+ * Editing, undo, duplicates to decide on and webhook deliveries
+ * (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see).
+ */
 describe.each(targets)('curation on $name', (target) => {
   const s = useServer(target, { allowPrivateWebhookTargets: true, webhookTimeoutMs: 2_000 }, 120_000);
 

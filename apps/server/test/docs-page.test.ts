@@ -40,7 +40,8 @@ describe('the API reference page', () => {
     });
 
     const OPERATIONS = await documentedOperations(s.baseUrl);
-    // The document itself holds SPEC's ten endpoints and the extensions' (openapi.test.ts checks it).
+    // The document itself holds the ten endpoints of docs/api.md and every other (openapi.test.ts checks
+    // it).
     expect(OPERATIONS.length).toBeGreaterThan(30);
     const response = await page.goto(`${s.baseUrl}/api/docs`);
     expect(response?.status()).toBe(200);

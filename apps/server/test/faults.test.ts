@@ -604,7 +604,8 @@ describe.skipIf(skipReason !== undefined)(
           within(s, 'POST', '/api/discovery/tasks', { tasks: [{ sourceUrl: uniqueUrl('down') }] }),
         ]);
         for (const r of down) expectUnavailable(r);
-        // the read model serves a project it holds without the database (issue 17)
+        // the read model serves a project it holds without the database
+        // (docs/search.md#how-it-is-served-a-read-model-in-every-process)
         if (cached!.status === 200) expect(cached!.json).toEqual(before.json);
         else expectUnavailable(cached!);
         const health = await within(s, 'GET', '/healthz');

@@ -12,7 +12,8 @@ import { startValidatingProxy, type ValidatingProxy } from './validating-proxy.t
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SCENARIO = fileURLToPath(new URL('./generated-client/scenario.ts', import.meta.url));
-// ../shared beside the repository, as .ci/run has it (SHARED_DIR elsewhere)
+// the contract's conformance suite: `shared` beside the repository, as .ci/run has it (SHARED_DIR
+// elsewhere)
 const CONFORMANCE = join(process.env.SHARED_DIR ?? join(ROOT, '..', 'shared'), 'conformance', 'spec.mjs');
 
 /** The operations the scenario must exercise: every one of the ten endpoints. */
@@ -124,7 +125,7 @@ describe('a client generated from the OpenAPI document by openapi-typescript, an
   });
 
   it.skipIf(!existsSync(CONFORMANCE))(
-    'runs the conformance suite (../shared/conformance) through a validating proxy: every response as documented',
+    'runs the conformance suite through a validating proxy: every response as documented',
     async () => {
       const before = proxy.checked.length;
       await run(process.execPath, [CONFORMANCE], {

@@ -14,7 +14,7 @@ import {
   useServer,
 } from './helpers.ts';
 
-/** Issue 19 / EXTENSIONS F: revisions, revert, restore, locks. */
+/** Revisions, revert, restore, locks (docs/curation.md#history-revert-locks-and-restore). */
 describe.each(targets)('history on $name', (target) => {
   const s = useServer(target, {}, 120_000);
 
@@ -193,7 +193,7 @@ describe.each(targets)('history on $name', (target) => {
     const slug = (await upsert([careful])).results[0].slug as string;
     const before = await get(slug);
 
-    // a crawler's thin result replaces it (SPEC: update replaces)
+    // a crawler's thin result replaces it (an update replaces)
     const thin = {
       name: 'qwen',
       description: 'A crawler wrote this one.',

@@ -26,7 +26,7 @@ const WORKSPACE_PATHS = {
 const SOURCES = ['apps', 'packages', 'bench', 'scripts', 'test-support', 'examples'];
 
 /**
- * Issue 30: no import cycle anywhere in the sources, tests, benchmarks and scripts, type-only
+ * No import cycle anywhere in the sources, tests, benchmarks and scripts, type-only
  * imports included (a cycle of types still ties two files' meanings together), and across
  * packages too (a workspace package's name resolves to its sources). madge
  * (`npx madge --circular`) finds them; a cycle fails this test, naming its files.

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, freshPostgresDatabase, POSTGRES_URL, type ServerProcess, spawnServer } from './helpers.ts';
 
 /**
- * EXTENSIONS G across real processes on one PostgreSQL, started without WEBHOOK_API_KEY: they
- * agree on one admin key; a key revoked through one is refused by the other within 1 s; a
- * limit of 6 requests a minute is 6 across both processes, not 12.
+ * Named keys and limits (docs/keys-and-limits.md#named-keys-and-scopes) across real processes on one
+ * PostgreSQL, started without WEBHOOK_API_KEY: they agree on one admin key; a key revoked through one is
+ * refused by the other within 1 s; a limit of 6 requests a minute is 6 across both processes, not 12.
  */
 describe.skipIf(!POSTGRES_URL)('keys across processes on PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;

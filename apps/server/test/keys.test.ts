@@ -42,7 +42,7 @@ function answerBeforeBody(
 const BASE58_KEY = /^dir_[1-9A-HJ-NP-Za-km-z]{43,44}$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(targets)('keys, scopes and limits on $name (EXTENSIONS G)', (target) => {
+describe.each(targets)('keys, scopes and limits on $name', (target) => {
   const s = useServer(target, { rateLimit: { windowMs: 60_000, perAddress: 0, perKey: 0 } });
 
   const createKey = async (body: Record<string, unknown>) => {

@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { project, type Reply, type TestServer, targets, uniqueUrl, useServer } from './helpers.ts';
 
-/** The ten endpoints of SPEC.md and those of EXTENSIONS.md, and whether each takes the key. */
+/** The ten endpoints of docs/api.md and those the other docs pages add, and whether each takes the key. */
 const ENDPOINTS = [
   { op: 'POST /api/webhook/projects', keyed: true },
   { op: 'GET /api/projects/{slug}', keyed: false },
@@ -48,7 +48,7 @@ const ENDPOINTS = [
   { op: 'GET /api/keys/self', keyed: true },
   { op: 'DELETE /api/keys/{id}', keyed: true },
   { op: 'POST /api/keys/{id}/rotate', keyed: true },
-  // EXTENSIONS H
+  // curation (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see)
   { op: 'PATCH /api/projects/{slug}', keyed: true },
   { op: 'POST /api/projects/duplicates/dismiss', keyed: true },
   { op: 'DELETE /api/projects/duplicates/dismiss', keyed: true },
@@ -58,7 +58,7 @@ const ENDPOINTS = [
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
-/** The error statuses each operation can answer with (the `error` strings of SPEC.md and DECISIONS.md). */
+/** The error statuses each operation can answer with (the `error` strings of docs/api.md). */
 const ERRORS: Record<number, string[]> = {
   301: ['Moved Permanently'],
   400: ['Validation error'],
@@ -73,7 +73,11 @@ const ERRORS: Record<number, string[]> = {
   431: ['Request header fields too large'],
   500: ['Internal server error'],
 };
-/** The operations of EXTENSIONS H, whose statuses the rules below do not derive. */
+/**
+ * The curation operations
+ * (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see), whose
+ * statuses the rules below do not derive.
+ */
 const CURATION: Partial<Record<Op, number[]>> = {
   'PATCH /api/projects/{slug}': [400, 401, 403, 404, 408, 409, 412, 413, 431, 500],
   'POST /api/projects/duplicates/dismiss': [400, 401, 403, 404, 408, 409, 413, 431, 500],
@@ -385,7 +389,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(get, await call(get, id(b), { key: false }), 200);
     });
 
-    it('merges, aliases, by-url and duplicates (EXTENSIONS E)', async () => {
+    it('merges, aliases, by-url and duplicates', async () => {
       const [from, into, other] = [project(), project(), project()];
       await s.call('POST', '/api/webhook/projects', { body: { projects: [from, into, other] } });
       const slug = (p: { nameEn: string }) => p.nameEn.toLowerCase().replace(/\s+/g, '-');
@@ -434,7 +438,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(duplicates, await s.call('GET', '/api/projects/duplicates', hugeHeaders), 431);
     });
 
-    it('history: revisions, diff, revert, deleted, restore, locks (EXTENSIONS F)', async () => {
+    it('history: revisions, diff, revert, deleted, restore, locks', async () => {
       const [p, gone, merged] = [project(), project(), project()];
       await s.call('POST', '/api/webhook/projects', { body: { projects: [p, gone, merged] } });
       await s.call('POST', '/api/webhook/projects', {
@@ -573,7 +577,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(list, await s.call('GET', '/api/discovery/tasks?cursor=%21%21'), 400);
     });
 
-    it('the search synonyms (EXTENSIONS D)', async () => {
+    it('the search synonyms', async () => {
       const get = 'GET /api/search/synonyms';
       conforms(get, await call(get, {}, { key: false }), 200);
       conforms(get, await s.call('GET', '/api/search/synonyms?set=1', { key: false }), 400);
@@ -704,7 +708,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       }
     });
 
-    it('the curation operations (EXTENSIONS H)', async () => {
+    it('the curation operations: edit, dismissals, redeliver, ping', async () => {
       const [a, b] = [project(), project()];
       await s.call('POST', '/api/webhook/projects', { body: { projects: [a, b] } });
       const slug = (p: { nameEn: string }) => p.nameEn.toLowerCase().replace(/\s+/g, '-');

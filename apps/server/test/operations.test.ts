@@ -78,7 +78,7 @@ describe.each(targets)('operating the server on $name', (target) => {
         body: { status: 'IN_PROGRESS' },
       });
 
-      // behind metrics:read (EXTENSIONS G): the bootstrap key has every scope
+      // behind metrics:read (docs/operating.md#metrics-get-metrics): the bootstrap key has every scope
       const r = await fetch(`${s.baseUrl}/metrics`, { headers: { 'x-api-key': s.key } });
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -151,7 +151,7 @@ describe.each(targets)('operating the server on $name', (target) => {
       expect((await s.call('GET', '/healthz', { key: false })).status).toBe(200);
       const doc = (await s.call('GET', '/api/openapi.json', { key: false })).json;
       const operations = Object.values(doc.paths).flatMap((path: any) => Object.values(path)) as any[];
-      // every operation of the router (the contract's 10 and those of EXTENSIONS)
+      // every operation of the router (the ten of docs/api.md and every other)
       expect(operations.length).toBe(
         Object.values(appRouter._def.procedures).filter((p: any) => p._def.meta?.openapi).length,
       );

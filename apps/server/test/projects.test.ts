@@ -18,7 +18,8 @@ describe.each(targets)('projects on $name', (target) => {
         { type: 'CODEHOST', url: uniqueUrl('code') },
       ],
     });
-    // `results` comes unasked (EXTENSIONS A); the old opt-in `results: false` changes nothing.
+    // `results` comes unasked (docs/api.md#1-post-apiwebhookprojects-create-or-update-projects); the old
+    // opt-in `results: false` changes nothing.
     const w = await s.call('POST', '/api/webhook/projects', { body: { projects: [p] } });
     expect(w.status).toBe(200);
     expect(w.json).toEqual({

@@ -207,7 +207,9 @@ describe.skipIf(!POSTGRES_URL)('races between two server processes on one Postgr
     expect(reads.find((r) => r.status === 200)!.json.data.id).toBe(projectId);
   });
 
-  /** Twelve spellings of one GitHub repository (EXTENSIONS E): one url key. */
+  /**
+   * Twelve spellings of one GitHub repository (docs/curation.md#same-project-other-spelling): one url key.
+   */
   function spellings(owner: string, repo: string): string[] {
     const escaped = `%${owner.charCodeAt(0).toString(16).toUpperCase()}${owner.slice(1)}`;
     return [

@@ -11,10 +11,10 @@ import {
 } from './helpers.ts';
 
 /**
- * The read model across real processes on one PostgreSQL (EXTENSIONS D): a write through one
- * process is searchable in another within 1 s, and at once with minPosition; a process
- * started while writes stream, or killed and restarted, converges to exactly the database's
- * state.
+ * The read model across real processes on one PostgreSQL
+ * (docs/search.md#how-it-is-served-a-read-model-in-every-process): a write through one process is
+ * searchable in another within 1 s, and at once with minPosition; a process started while writes stream,
+ * or killed and restarted, converges to exactly the database's state.
  */
 describe.skipIf(!POSTGRES_URL)('the read model across processes on PostgreSQL', () => {
   const key = `k-${randomBytes(6).toString('hex')}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { project, targets, useServer } from './helpers.ts';
 
 /**
- * Issue 27: the read model remembers, per project, the newest change it applied, so that the
+ * The read model remembers, per project, the newest change it applied, so that the
  * follower skips the changes of its own writes when the feed brings them. It must forget them
  * once the feed has passed them, not keep every project written since the process started.
  */

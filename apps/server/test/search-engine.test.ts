@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { project, targets, useServer } from './helpers.ts';
 
-// EXTENSIONS D on the read model: typos, synonyms, unknown parameters, positions, ETags.
+// Search as a search engine (docs/search.md#search-as-a-search-engine) on the read model: typos, synonyms,
+// unknown parameters, positions, ETags.
 
 const SAMPLE = JSON.parse(
   readFileSync(new URL('../../../fixtures/projects.sample.json', import.meta.url), 'utf8'),

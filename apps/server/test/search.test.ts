@@ -242,7 +242,8 @@ describe.each(targets)('a tag’s English name is searchable on $name', (target)
  * The property: for random filters, sorts and page sizes, walking every page returns exactly
  * what a brute-force filter over all rows returns, each once, in order; facet counts equal a
  * brute-force count. The brute force reads every project through the API and applies the
- * rules of EXTENSIONS A in plain TypeScript (matching by the terms of search-terms.ts).
+ * rules of docs/search.md#browsing-and-search-get-apiprojects-get-apitags in plain TypeScript (matching by
+ * the terms of search-terms.ts).
  */
 describe.each(targets)('search property on $name', (target) => {
   const s = useServer(target);

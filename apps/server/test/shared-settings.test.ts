@@ -11,7 +11,7 @@ import {
 } from './helpers.ts';
 
 /**
- * Issue 30: each process logs the settings that must match across processes at start, and
+ * Each process logs the settings that must match across processes at start, and
  * GET /healthz?verbose=1 answers them with one fingerprint, so that an operator can compare the
  * processes behind a balancer (docs/operating.md, "Settings that must match across processes").
  */

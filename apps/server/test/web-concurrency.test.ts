@@ -82,7 +82,8 @@ describe('WEB_CONCURRENCY on PGlite', () => {
 describe.runIf(POSTGRES_URL)('WEB_CONCURRENCY=2 on PostgreSQL', () => {
   it('two processes serve on one port with one admin key, and a write through one is found through the other', async () => {
     const database = await freshPostgresDatabase();
-    // no WEBHOOK_API_KEY: the first process makes the admin key in the database (EXTENSIONS G)
+    // no WEBHOOK_API_KEY: the first process makes the admin key in the database
+    // (docs/keys-and-limits.md#the-bootstrap-key)
     const server = await spawnServer({
       DATABASE_URL: database.url,
       WEB_CONCURRENCY: '2',

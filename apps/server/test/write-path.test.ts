@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { project, targets, uniqueUrl, useServer } from './helpers.ts';
 
 /**
- * Issue 27: an upsert builds each revision's body from what it wrote instead of reading the
+ * An upsert builds each revision's body from what it wrote instead of reading the
  * project back. The body must be exactly what endpoint 2 shows right after the write, in every
  * case the write handles: new and stored tags (an English name filled in), links kept, moved,
  * retitled, added and dropped, a project created and updated in one batch, a locked project.

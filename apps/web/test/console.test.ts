@@ -48,7 +48,8 @@ describe('the web console in Chromium', () => {
       key: false,
     });
     hostileSlug = found.status === 200 ? found.json.data.slug : '';
-    // The extension APIs the console shows (EXTENSIONS.md A–C); each test that needs one requires it.
+    // The APIs beyond the ten endpoints that the console shows (search, queue, changes); each test that
+    // needs one requires it.
     api.search = (await s.call('GET', '/api/projects?limit=1', { key: false })).status === 200;
     api.tags = (await s.call('GET', '/api/tags?limit=1', { key: false })).status === 200;
     api.queue = (await s.call('GET', '/api/discovery/stats')).status === 200;
@@ -82,7 +83,7 @@ describe('the web console in Chromium', () => {
 
   it('finds 通义千问 first for 通义, tyqw, tongyi and qwen', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
-    expect(api.search, 'GET /api/projects (EXTENSIONS.md A)').toBe(true);
+    expect(api.search, 'GET /api/projects').toBe(true);
     const page = await open('/', { locale: 'zh-CN' });
     for (const q of ['通义', 'tyqw', 'tongyi', 'qwen']) {
       await search(page, q);
@@ -102,7 +103,7 @@ describe('the web console in Chromium', () => {
 
   it('narrows the results by a tag facet, to exactly its count', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
-    expect(api.search, 'GET /api/projects (EXTENSIONS.md A)').toBe(true);
+    expect(api.search, 'GET /api/projects').toBe(true);
     const page = await open('/', { locale: 'en-US' });
     await page.locator('ol.result-list[data-query=""] > li').first().waitFor();
     const totalBefore = await page.locator('ol.result-list > li').count();
@@ -136,7 +137,7 @@ describe('the web console in Chromium', () => {
 
   it('reaches every result once by paging', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
-    expect(api.search, 'GET /api/projects (EXTENSIONS.md A)').toBe(true);
+    expect(api.search, 'GET /api/projects').toBe(true);
     const page = await open('/?sort=name', { locale: 'en-US' });
     await page.locator('ol.result-list > li').first().waitFor();
     let pages = 1;
@@ -234,7 +235,7 @@ describe('the web console in Chromium', () => {
 
   it('lists every tag with its project count', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
-    expect(api.tags, 'GET /api/tags (EXTENSIONS.md A)').toBe(true);
+    expect(api.tags, 'GET /api/tags').toBe(true);
     const page = await open('/tags', { locale: 'en-US' });
     await page.locator('.tag-cloud li').first().waitFor();
     const reply = await s.call('GET', '/api/tags?limit=100', { key: false });
@@ -329,7 +330,7 @@ describe('the web console in Chromium', () => {
 
   it('shows the queue with the key: counts as the API has them, a retry, and completions live', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
-    expect(api.queue, 'GET /api/discovery/stats (EXTENSIONS.md B)').toBe(true);
+    expect(api.queue, 'GET /api/discovery/stats').toBe(true);
     // A FAILED task: completing with data that is not a project fails it.
     const url = `https://example.org/console-test/failed-${Date.now()}`;
     await s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: url }] } });
@@ -438,7 +439,7 @@ describe('the web console in Chromium', () => {
 
   it('shows the change feed as it happens', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
-    expect(api.changes, 'GET /api/changes (EXTENSIONS.md C)').toBe(true);
+    expect(api.changes, 'GET /api/changes').toBe(true);
     const page = await open('/changes', { locale: 'en-US' });
     await enterKey(page);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();

@@ -19,7 +19,11 @@ const SHOTS =
     : `${ARTIFACTS}curation-`;
 const WAIT = { timeout: 10_000 };
 
-/** Issue 29 / EXTENSIONS H in the console: edit, conflicts, link conflicts, duplicates, webhooks. */
+/**
+ * Curation in the console
+ * (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see): edit,
+ * conflicts, link conflicts, duplicates, webhooks.
+ */
 describe('curation in the web console (Chromium)', () => {
   let s: TestServer;
   let browser: Browser | undefined;

@@ -13,7 +13,10 @@ const SHOTS =
     : `${ARTIFACTS}keys-`;
 const WAIT = { timeout: 10_000 };
 
-/** Issue 28 / EXTENSIONS G in the console: sign in with a named key, what it may not do, the Keys page. */
+/**
+ * Named keys in the console (docs/keys-and-limits.md#named-keys-and-scopes): sign in with a named key, what
+ * it may not do, the Keys page.
+ */
 describe('keys in the web console (Chromium)', () => {
   let s: TestServer;
   let browser: Browser | undefined;

@@ -11,8 +11,8 @@ export interface Credentials {
 
 /**
  * The key a request sent in its headers: `x-api-key`, or `Authorization: Bearer <key>`
- * (EXTENSIONS G). When both are sent they must be the same key; an Authorization header of
- * another scheme counts as a wrong key.
+ * (docs/keys-and-limits.md#named-keys-and-scopes). When both are sent they must be the same key; an
+ * Authorization header of another scheme counts as a wrong key.
  */
 export function headerKey(
   xApiKey: string | string[] | undefined,
@@ -91,7 +91,8 @@ export function bootstrapVerifier(bootstrap: string | undefined): KeyVerifier {
 
 /**
  * The principal of a request: it sent at least one key, and every key it sent is valid and
- * the same key (SPEC: when both are sent, both must match). Else 401.
+ * the same key (when both are sent, both must match: docs/keys-and-limits.md#named-keys-and-scopes). Else
+ * 401.
  */
 export async function authenticate(credentials: Credentials, keys: KeyVerifier): Promise<Principal> {
   const sent = [credentials.header, credentials.body].filter((k) => k !== undefined);
@@ -105,7 +106,7 @@ export async function authenticate(credentials: Credentials, keys: KeyVerifier):
   return principal;
 }
 
-/** 403 unless the principal may do what needs `scope` (EXTENSIONS G). */
+/** 403 unless the principal may do what needs `scope` (docs/keys-and-limits.md#named-keys-and-scopes). */
 export function requireScope(principal: Principal, scope: RequiredScope): void {
   if (!grants(principal.scopes, scope)) throw new AppError('FORBIDDEN', [`scope: this key lacks "${scope}"`]);
 }

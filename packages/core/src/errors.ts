@@ -127,7 +127,8 @@ export function toAppError(err: unknown, source: InputSource = 'body'): AppError
     const kind = TRPC_CLIENT_ERRORS[err.code];
     if (kind) return new AppError(kind, [err.message], { cause: err });
   }
-  // No connection in time, or the database is down: the client may try again (EXTENSIONS D).
+  // No connection in time, or the database is down: the client may try again
+  // (docs/search.md#how-it-is-served-a-read-model-in-every-process, "Overload").
   const cause = err instanceof TRPCError ? (err.cause ?? err) : err;
   if (isDatabaseUnavailable(cause)) return databaseUnavailable(cause);
   return new AppError('INTERNAL', ['An unexpected error occurred'], { cause: err });

@@ -8,7 +8,7 @@ type Def = { _def: { meta?: Meta; middlewares: unknown[] } };
 const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Def>);
 const keyCheck = (requireKey as unknown as { _middlewares: unknown[] })._middlewares[0];
 
-describe('every procedure declares who may call it (EXTENSIONS G)', () => {
+describe('every procedure declares who may call it: public, or the scope a key needs', () => {
   it.each(procedures.map(([name, p]) => [name, p] as const))('%s', (_, procedure) => {
     const meta = procedure._def.meta;
     expect(meta?.openapi).toBeDefined();

@@ -12,9 +12,9 @@ import type { ErrorKind } from './errors.ts';
 export type Meta = OpenApiMeta & {
   openapi: NonNullable<OpenApiMeta['openapi']> & { protect: boolean; description: string };
   /**
-   * The scope a keyed procedure needs (EXTENSIONS G): a key without it gets 403 `scope: this
-   * key lacks "<scope>"`; `any-key` takes any valid key. Required exactly when `protect` is true
-   * (keyedProcedure refuses to run without it; core's meta test checks both ways).
+   * The scope a keyed procedure needs (docs/keys-and-limits.md#named-keys-and-scopes): a key without it
+   * gets 403 `scope: this key lacks "<scope>"`; `any-key` takes any valid key. Required exactly when
+   * `protect` is true (keyedProcedure refuses to run without it; core's meta test checks both ways).
    */
   scope?: RequiredScope;
   /** The procedure creates something: REST answers 201 Created instead of 200. */

@@ -237,7 +237,7 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
     }
     addExamples(operation, examples);
     if (scope !== undefined) {
-      // EXTENSIONS G: the scope a key needs here (403 without it)
+      // the scope a key needs here (403 without it; docs/keys-and-limits.md#named-keys-and-scopes)
       const needs = scope === 'any-key' ? 'any valid key' : `a key with the scope \`${scope}\``;
       operation.description = `${operation.description ?? ''}\n\n**Key:** ${needs}.`.trim();
       (operation as Record<string, unknown>)['x-scope'] = scope;

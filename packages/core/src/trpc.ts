@@ -16,14 +16,17 @@ import type { QueueEvent } from './services/queue-signals.ts';
 import { requestKey } from './services/request-key.ts';
 import { newRequestWrites, requestWrites } from './transaction.ts';
 
-/** The response header that tells which point of the change feed an answer reflects (EXTENSIONS D). */
+/**
+ * The response header that tells which point of the change feed an answer reflects
+ * (docs/search.md#how-it-is-served-a-read-model-in-every-process).
+ */
 export const POSITION_HEADER = 'X-Directory-Position';
 
 export interface Context {
   db: Kysely<Database>;
   /**
    * The bootstrap key (WEBHOOK_API_KEY, or the generated one); also the secret of cursors. Every
-   * scope (EXTENSIONS G).
+   * scope (docs/keys-and-limits.md#named-keys-and-scopes).
    */
   apiKey: string;
   credentials: Credentials;
@@ -85,9 +88,9 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * The key check of EXTENSIONS G: 401 for no, an unknown, expired or revoked key (or two keys
- * that differ), 403 for a valid key without the scope the procedure declares in its meta.
- * A keyed procedure without a declared scope is a mistake of the code, never an open door.
+ * The key check (docs/keys-and-limits.md#named-keys-and-scopes): 401 for no, an unknown, expired or
+ * revoked key (or two keys that differ), 403 for a valid key without the scope the procedure declares in
+ * its meta. A keyed procedure without a declared scope is a mistake of the code, never an open door.
  */
 export const requireKey = t.middleware(async ({ ctx, meta, next }) => {
   const scope = meta?.scope;
@@ -108,9 +111,9 @@ const requireReadableBody = t.middleware(({ ctx, next }) => {
 
 /**
  * A write is visible to the reads of the process that answered it before its answer is sent
- * (EXTENSIONS D): the changes of the transactions it committed are applied to the read model
- * first, and the answer carries the position just after them. Applying is best effort: if it
- * fails, the change feed brings the same changes moments later.
+ * (docs/search.md#how-it-is-served-a-read-model-in-every-process): the changes of the transactions it
+ * committed are applied to the read model first, and the answer carries the position just after them.
+ * Applying is best effort: if it fails, the change feed brings the same changes moments later.
  */
 const ownWrites = t.middleware(async ({ ctx, next, type }) => {
   if (type !== 'mutation' || !ctx.readModel) return next();

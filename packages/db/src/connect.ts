@@ -89,9 +89,9 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     if (target.kind === 'pglite') {
       mkdirSync(target.dir, { recursive: true, mode: 0o700 });
       lock = acquireDirectoryLock(target.dir);
-      // EXTENSIONS G: the database's files (its WAL holds webhook secrets) are its owner's only,
-      // whatever the umask. PGlite sets the modes of the files it writes itself (0666), so the
-      // tree is made so after it opens and again when it closes; the directories are 0700 from
+      // The database's files (its WAL holds webhook secrets; docs/keys-and-limits.md#files) are its
+      // owner's only, whatever the umask. PGlite sets the modes of the files it writes itself (0666), so
+      // the tree is made so after it opens and again when it closes; the directories are 0700 from
       // the start, so no other user can reach a file inside in between, whatever its mode.
       ownerOnly(target.dir);
       const dir = target.dir;

@@ -46,7 +46,10 @@ export interface LinksTable {
   project_id: string;
   type: LinkType;
   url: string;
-  /** core's urlKey(url) (EXTENSIONS E): every comparison of urls compares this. */
+  /**
+   * core's urlKey(url) (docs/curation.md#same-project-other-spelling): every comparison of urls compares
+   * this.
+   */
   url_key: string | null;
   title: string | null;
   position: number;
@@ -82,7 +85,10 @@ export interface DiscoveryTaskCountsTable {
   n: number;
 }
 
-/** Search synonyms (EXTENSIONS D): one row, replaced whole by PUT /api/search/synonyms. */
+/**
+ * Search synonyms (docs/search.md#search-as-a-search-engine): one row, replaced whole by PUT
+ * /api/search/synonyms.
+ */
 export interface SearchSynonymsTable {
   id: Generated<number>;
   /** The sets, each a list of terms as given. */

@@ -5,7 +5,7 @@ import { migrateToLatest } from '../src/migrate.ts';
 import { claimDeliveries, recordAttempts } from '../src/webhooks/deliveries.ts';
 
 // recordAttempts records a claimed batch in one statement with the outcome recordAttempt gives
-// the same attempts one after the other (issue 27).
+// the same attempts one after the other.
 describe('recordAttempts', () => {
   async function withBatch(
     stored: number,

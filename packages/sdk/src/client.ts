@@ -58,8 +58,8 @@ export interface DirectoryClient {
   };
   webhooks: Endpoints['webhooks'];
   /**
-   * Named keys (EXTENSIONS G): `create` and `rotate` answer the key once; `list`, `revoke` need
-   * keys:admin; `self()` tells any key what it may do.
+   * Named keys (docs/keys-and-limits.md#named-keys-and-scopes): `create` and `rotate` answer the key once;
+   * `list`, `revoke` need keys:admin; `self()` tells any key what it may do.
    */
   keys: Endpoints['keys'];
   /** Search synonyms: `synonyms()` reads the sets, `replaceSynonyms({ sets })` replaces them all. */

@@ -16,7 +16,8 @@ export interface Route {
   repeatable: boolean;
   /**
    * Served from the server's read model: the SDK sends the position of its own last write as
-   * `minPosition`, so that a read after a write sees it whichever process answers (EXTENSIONS D).
+   * `minPosition`, so that a read after a write sees it whichever process answers
+   * (docs/search.md#how-it-is-served-a-read-model-in-every-process).
    */
   readsModel?: true;
   /** The answer's `ETag` is added to it as `etag`; an input's `ifMatch` is sent as `If-Match`. */
@@ -52,7 +53,7 @@ export const ROUTES = {
       repeatable: true,
       bodyInput: true,
     },
-    // history (EXTENSIONS F)
+    // history (docs/curation.md#history-revert-locks-and-restore)
     revisions: { method: 'GET', path: '/api/projects/{slug}/revisions', repeatable: true },
     revision: { method: 'GET', path: '/api/projects/{slug}/revisions/{revision}', repeatable: true },
     diff: { method: 'GET', path: '/api/projects/{slug}/revisions/{revision}/diff', repeatable: true },

@@ -82,7 +82,10 @@ export function createTransport(options: TransportOptions): Send {
   const { baseUrl, apiKey, retries = 3, timeoutMs = 30_000 } = options;
   const actor = options.actor?.trim() ? actorHeader(options.actor.trim()) : undefined;
   const fetchFn = options.fetch ?? globalThis.fetch;
-  /** X-Directory-Position of this client's last write: its reads wait for it (EXTENSIONS D). */
+  /**
+   * X-Directory-Position of this client's last write: its reads wait for it
+   * (docs/search.md#how-it-is-served-a-read-model-in-every-process).
+   */
   let lastWrite: string | undefined;
 
   async function attempt(

@@ -1,6 +1,9 @@
 import type { RouterInputs, RouterOutputs } from '@directory/core';
 
-/** The payload of one project to create or update (SPEC "ProjectInput"). */
+/**
+ * The payload of one project to create or update
+ * (docs/api.md#1-post-apiwebhookprojects-create-or-update-projects).
+ */
 export type ProjectInput = RouterInputs['projects']['upsert']['projects'][number];
 
 /** A discovery task as the service returns it. */

@@ -39,7 +39,7 @@ async function cli(args: string[], key = server.key) {
 
 const KEY = /^dir_[1-9A-HJ-NP-Za-km-z]{40,}$/;
 
-describe('directory keys (EXTENSIONS G)', () => {
+describe('directory keys: create, list, self, revoke, rotate', () => {
   it('creates a key shown once, lists it, rotates it with a grace period and revokes it', async () => {
     const made = await cli([
       'keys',

@@ -12,7 +12,7 @@ const DOCS = readdirSync(fileURLToPath(new URL('../../../docs/', import.meta.url
   .filter((f) => f.endsWith('.md'))
   .map((f) => ({ name: `docs/${f}`, text: read(`docs/${f}`) }));
 
-/** Issue 20.6: the table of CLI commands names every command `directory --help` lists. */
+/** The table of CLI commands names every command `directory --help` lists. */
 /** The first column of the table in the section "CLI: `directory`", command words only. */
 function tableCommands(): string[] {
   const section = GETTING_STARTED.split(/^### CLI: `directory`$/m)[1]?.split(/^#{2,3} /m)[0] ?? '';
@@ -29,7 +29,7 @@ describe('the CLI table of docs/getting-started.md', () => {
   });
 });
 
-/** Issue 20.5: the docs show the example files as they are, and they run as printed. */
+/** The docs show the example files as they are, and they run as printed. */
 describe('the README and docs examples', () => {
   const blockAfter = (marker: string) => {
     const at = GETTING_STARTED.indexOf(marker);

@@ -26,8 +26,9 @@ import type {
  * The property: for random projects (the samples, mutated), random updates and removals, and
  * random queries, filters, sorts and page sizes, walking every page by cursor returns exactly
  * what a brute force over all projects returns, in order; totals and facet counts equal a
- * brute-force count. The brute force below applies the rules (EXTENSIONS A and D, the scores
- * of ranking.ts) plainly: every project, every token, a full edit-distance matrix.
+ * brute-force count. The brute force below applies the rules (docs/search.md#how-matching-works,
+ * docs/search.md#search-as-a-search-engine, the scores of ranking.ts) plainly: every project, every token,
+ * a full edit-distance matrix.
  */
 
 // ——————————————————————————————————————————— the brute force

@@ -7,7 +7,7 @@ import type { MatchField } from './types.ts';
  * combined over the words (search-index.ts computes it from the postings):
  *   - the class of the place a word was found: 3 the name (name, nameEn, slug, pinyin,
  *     initials), 2 a tag, 1 the description (description, descriptionEn);
- *   - typos: 0, 1 or 2 edits (EXTENSIONS D);
+ *   - typos: 0, 1 or 2 edits (docs/search.md#search-as-a-search-engine);
  *   - synonym: whether the word was found only as another term of its synonym set.
  * A word's code is the best way it was found (fewest typos first, then the highest class,
  * then the word itself before a synonym). Every word must match, and a project ranks by its

@@ -37,7 +37,7 @@ describe('relevance on the 40 sample projects', () => {
     ['mixed Chinese and English', '语音 whisper', ['Whisper 语音识别'], 'name', 1],
     ['a tag only', '评测', ['C-Eval 中文评测基准'], 'name'],
     ['no match', 'zzqqxx', [], '', 0],
-    // typos (EXTENSIONS D): below every exact match, with match.typos
+    // typos (docs/search.md#search-as-a-search-engine): below every exact match, with match.typos
     ['one typo, transposed letters', 'whipser', ['Whisper 语音识别'], 'name', 1],
     ['one typo in a pinyin name', 'tongyiqianwne', ['通义千问'], 'pinyin', 1],
     ['two typos in a long word', 'trasnformrs', ['Transformers 模型库'], 'name'],

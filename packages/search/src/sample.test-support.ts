@@ -29,7 +29,10 @@ export const BASE_QUERY: ProjectQuery = {
   facets: [],
 };
 
-/** The slug rule of DECISIONS.md, enough for tests: pinyin for Chinese, `-` for spaces. */
+/**
+ * The slug rule (docs/api.md#slugs-identity-ids-and-order), enough for tests: pinyin for Chinese, `-` for
+ * spaces.
+ */
 export function slugOf(source: string): string {
   const spelled = /\p{Script=Han}/u.test(source)
     ? pinyin(source, { toneType: 'none', v: true, nonZh: 'consecutive' })

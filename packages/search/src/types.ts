@@ -48,7 +48,7 @@ export interface After {
 export interface ProjectQuery {
   /** Raw query text (1–200 characters); undefined: no search. */
   q?: string;
-  /** Typo tolerance (EXTENSIONS D); default true. */
+  /** Typo tolerance (docs/search.md#search-as-a-search-engine); default true. */
   typos?: boolean;
   /** Undefined: every status. */
   status?: ProjectStatus;

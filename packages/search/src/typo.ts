@@ -1,6 +1,6 @@
 /*
- * Typo tolerance (EXTENSIONS D): a query word of Latin letters matches a token when some
- * prefix of the token is at most k edits away from the word (optimal string alignment:
+ * Typo tolerance (docs/search.md#search-as-a-search-engine): a query word of Latin letters matches a token
+ * when some prefix of the token is at most k edits away from the word (optimal string alignment:
  * insertion, deletion, substitution, transposition of two adjacent letters), with k = 1 for
  * words of 5–8 letters and 2 for longer ones, decided by the word's length alone. Matching a
  * prefix finds `transfomer` in "transformers"; deciding k by the word (not by the token) is

@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 
-/** EXTENSIONS G: every named key starts so, for secret scanners to recognise. */
+/**
+ * Every named key starts so (docs/keys-and-limits.md#named-keys-and-scopes), for secret scanners to
+ * recognise.
+ */
 export const KEY_PREFIX = 'dir_';
 /** Random bytes of a key (G: at least 32). */
 const KEY_BYTES = 32;

@@ -4,7 +4,7 @@ import type { FeedPosition, QueuePosition } from '@directory/db';
 import { AppError } from '../errors.ts';
 
 /*
- * Every cursor of the API, in one format (EXTENSIONS "Opaque cursor"): base64url of
+ * Every cursor of the API, in one opaque format (docs/decisions.md#request-handling): base64url of
  * `<tag>.<field>.<field>…`, each field percent-encoded so that a `.` never appears inside one.
  * - The tag names the kind and its version (`c1` the change feed, `t2` tasks, `d2` duplicate
  *   groups, `s3` sorted pages of projects, tags, revisions and deleted projects, `p1` the
@@ -190,8 +190,8 @@ export const feedCursor: CursorKind<FeedPosition> = {
 };
 
 /**
- * X-Directory-Position (EXTENSIONS D): how far into the change feed an answer reflects, passed
- * back as `minPosition` ("p1.<transaction horizon>").
+ * X-Directory-Position (docs/search.md#how-it-is-served-a-read-model-in-every-process): how far into the
+ * change feed an answer reflects, passed back as `minPosition` ("p1.<transaction horizon>").
  */
 export const feedPositionToken: CursorKind<bigint> = {
   tag: 'p1',

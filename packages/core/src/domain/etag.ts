@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 /**
  * The ETag of an answer: weak (a hash of its JSON rendering, not of a stored representation),
  * `W/"<sha1 of the body, base64url>"`. Every GET carries it; endpoint 2's is what
- * `PATCH /api/projects/{slug}` takes in `If-Match` (EXTENSIONS H).
+ * `PATCH /api/projects/{slug}` takes in `If-Match`
+ * (docs/curation.md#patch-apiprojectsslug-with-if-match--curate).
  */
 export function etagOf(body: string | Buffer): string {
   return `W/"${createHash('sha1').update(body).digest('base64url')}"`;

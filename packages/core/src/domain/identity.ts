@@ -4,11 +4,11 @@ import { slugify, slugSource } from './slug.ts';
 import { urlKey } from './url-key.ts';
 
 /**
- * The upsert identity rule (SPEC endpoint 1, rule 1; DECISIONS "Identity"; EXTENSIONS E): an
- * input is the stored project that has one of its CODEHOST urls' keys as a CODEHOST link's key
- * (in the input's order), else one of its WEBSITE urls' keys as a WEBSITE link's key, else the
- * slug generated from the input. Among projects sharing a key the oldest wins.
- * findProjectsByIdentity runs exactly this order.
+ * The upsert identity rule (docs/api.md#slugs-identity-ids-and-order; url keys:
+ * docs/curation.md#same-project-other-spelling): an input is the stored project that has one of its
+ * CODEHOST urls' keys as a CODEHOST link's key (in the input's order), else one of its WEBSITE urls' keys
+ * as a WEBSITE link's key, else the slug generated from the input. Among projects sharing a key the oldest
+ * wins. findProjectsByIdentity runs exactly this order.
  */
 export function identityKeys(input: ProjectInput): IdentityKeys {
   const keysOf = (type: 'CODEHOST' | 'WEBSITE') =>

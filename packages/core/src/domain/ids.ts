@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /*
- * New ids (DECISIONS: cuid2 strings, `@paralleldrive/cuid2`): cuid2's construction exactly — a
- * random letter, then the SHA3-512 of (time, 24 characters of entropy, a session counter, the
- * host fingerprint) as a base-36 number, its first digit dropped, to 24 characters — with the
+ * New ids (docs/api.md#slugs-identity-ids-and-order: cuid2 strings, `@paralleldrive/cuid2`): cuid2's
+ * construction exactly — a random letter, then the SHA3-512 of (time, 24 characters of entropy, a session
+ * counter, the host fingerprint) as a base-36 number, its first digit dropped, to 24 characters — with the
  * hash computed by node:crypto (OpenSSL) instead of the package's JavaScript SHA-3, and the
  * digest read as a number at once instead of a byte at a time. cuid2's own function cost about
  * 60 µs an id, 6 ms of a batch of 100 new projects (their links' ids too); this one is a tenth

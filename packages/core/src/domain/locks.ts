@@ -2,11 +2,11 @@ import type { ProjectDetailRow } from '@directory/db';
 import { LOCK_FIELDS, type LockField, type ProjectInput } from '../schemas/project.ts';
 
 /**
- * What an upsert or a complete writes to a locked project (EXTENSIONS F): the input, with each
- * locked field taken from the stored project instead; `kept` lists the locked fields (all of
- * them, in LOCK_FIELDS order: what the write did not take from its input, whether or not the
- * input differed). Identity was decided on the input before, and is not affected. Locked tags
- * keep their stored ids (`tagIds`).
+ * What an upsert or a complete writes to a locked project
+ * (docs/curation.md#history-revert-locks-and-restore): the input, with each locked field taken from the
+ * stored project instead; `kept` lists the locked fields (all of them, in LOCK_FIELDS order: what the
+ * write did not take from its input, whether or not the input differed). Identity was decided on the input
+ * before, and is not affected. Locked tags keep their stored ids (`tagIds`).
  */
 export function applyLock(
   input: ProjectInput,

@@ -26,9 +26,9 @@ export interface ProjectDiff {
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
- * What changed from `from` to `to` (EXTENSIONS F): each differing field with both values; tags
- * added and removed (a tag is its id); links added and removed (a link is its type, url and
- * title: a retitled link is one removed and one added). `from` undefined is "nothing": every
+ * What changed from `from` to `to` (docs/curation.md#history-revert-locks-and-restore): each differing
+ * field with both values; tags added and removed (a tag is its id); links added and removed (a link is its
+ * type, url and title: a retitled link is one removed and one added). `from` undefined is "nothing": every
  * field of `to` that has a value is changed from null, every tag and link added.
  */
 export function diffProjects(from: Project | undefined, to: Project): ProjectDiff {

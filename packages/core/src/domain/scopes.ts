@@ -1,6 +1,7 @@
 /**
- * The scopes of EXTENSIONS G: what a key may do. A procedure declares the one it needs in its
- * meta (`scope`, meta.ts); the keyed middleware (trpc.ts) refuses a key without it with 403.
+ * The scopes (docs/keys-and-limits.md#named-keys-and-scopes): what a key may do. A procedure declares the
+ * one it needs in its meta (`scope`, meta.ts); the keyed middleware (trpc.ts) refuses a key without it
+ * with 403.
  */
 export const SCOPES = [
   'projects:write',

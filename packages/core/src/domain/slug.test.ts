@@ -3,7 +3,7 @@ import { fallbackSlug, firstFreeSlug, slugify, slugSource } from './slug.ts';
 
 describe('slugify', () => {
   it.each([
-    // the examples of DECISIONS.md
+    // the examples of docs/api.md#slugs-identity-ids-and-order
     ['DeepSeek V3', 'deepseek-v3'],
     ['通义千问', 'tong-yi-qian-wen'],
     ['GPT-4o (mini)', 'gpt-4o-mini'],

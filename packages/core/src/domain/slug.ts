@@ -4,8 +4,8 @@ const MAX_SLUG_LENGTH = 100;
 const HAN = /\p{Script=Han}/u;
 
 /**
- * The slug of a name, step by step as DECISIONS.md orders them: Chinese characters become
- * toneless pinyin syllables (ü as v) separated by spaces; lower case; Latin diacritics
+ * The slug of a name, step by step in the order of docs/api.md#slugs-identity-ids-and-order: Chinese
+ * characters become toneless pinyin syllables (ü as v) separated by spaces; lower case; Latin diacritics
  * stripped; each run of whitespace becomes one `-`; everything outside [a-z0-9-] removed;
  * repeated `-` collapsed; `-` trimmed at both ends; at most 100 characters. May return ''
  * (the caller then uses its fallback).

@@ -9,9 +9,9 @@ export interface Candidate {
 }
 
 /**
- * The project of a duplicate group to keep (EXTENSIONS H `suggestedInto`): a locked project,
- * else the one with the most revisions not via upsert or complete, else the most links, else
- * the oldest. Each rule breaks the ties of the one before; the oldest (then the smaller slug)
+ * The project of a duplicate group to keep (`suggestedInto`, docs/curation.md#duplicates-to-decide-on): a
+ * locked project, else the one with the most revisions not via upsert or complete, else the most links,
+ * else the oldest. Each rule breaks the ties of the one before; the oldest (then the smaller slug)
  * breaks the last ones.
  */
 export function suggestInto(projects: readonly Candidate[]): string | undefined {

@@ -1,7 +1,7 @@
 import type { TaskChange, TaskStatus } from '@directory/db';
 
 /**
- * The task state machine (SPEC "TaskStatus", DECISIONS "Discovery tasks"). A PATCH may make
+ * The task state machine (docs/api.md#7-patch-apidiscoverytasksid-change-status). A PATCH may make
  * exactly these moves; anything else, the same status again and every move out of COMPLETED
  * included, is a 409.
  */
@@ -54,7 +54,7 @@ export function failChange(errorMessage: string): TaskChange {
 }
 
 /*
- * The queue's moves (EXTENSIONS B). Each is ONE guarded statement in
+ * The queue's moves (docs/workers.md#running-workers). Each is ONE guarded statement in
  * packages/db/src/queue/ (leases.ts: claim, heartbeat, release; reaper.ts) or tasks/write.ts
  * (updateTaskIfStatus: PATCH and complete); the live-lease condition they fence on is written
  * once, in packages/db/src/queue/live-lease.ts:

@@ -1,10 +1,10 @@
 /**
- * The URL key (EXTENSIONS E): one pure function from a URL to the text that identifies what it
- * points at, so that `https://github.com/QwenLM/Qwen`, `http://www.github.com/qwenlm/qwen.git`
- * and `https://github.com/QwenLM/Qwen/tree/main` are one repository. Every comparison of URLs in
- * the service (identity, duplicate checks, task skips, by-url, duplicates) compares keys; the
- * URL itself is stored and shown exactly as sent. Parsing is WHATWG `URL` (Node's own: it does
- * IDN to punycode, dot segments and host case); the rules below are the project's.
+ * The URL key (docs/curation.md#same-project-other-spelling): one pure function from a URL to the text
+ * that identifies what it points at, so that `https://github.com/QwenLM/Qwen`,
+ * `http://www.github.com/qwenlm/qwen.git` and `https://github.com/QwenLM/Qwen/tree/main` are one
+ * repository. Every comparison of URLs in the service (identity, duplicate checks, task skips, by-url,
+ * duplicates) compares keys; the URL itself is stored and shown exactly as sent. Parsing is WHATWG `URL`
+ * (Node's own: it does IDN to punycode, dot segments and host case); the rules below are the project's.
  *
  * Generic: scheme dropped (http ≡ https), host lower-cased and punycoded with a leading `www.`
  * and a trailing `.` dropped, ports 80 and 443 dropped (either is the default of one of the two

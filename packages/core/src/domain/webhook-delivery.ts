@@ -4,9 +4,9 @@ import { Webhook } from 'standardwebhooks';
 import { type Change, toChange } from '../changes/feed.ts';
 
 /*
- * The webhook delivery policy (EXTENSIONS C), one place for what a delivery is and how it is
- * retried: the secret, the message and its id, the signature, what counts as delivered, the
- * retry delay, when a delivery is given up and when a webhook is disabled. The dispatcher
+ * The webhook delivery policy (docs/changes-and-webhooks.md#webhooks--key), one place for what a delivery
+ * is and how it is retried: the secret, the message and its id, the signature, what counts as delivered,
+ * the retry delay, when a delivery is given up and when a webhook is disabled. The dispatcher
  * (apps/server/src/webhooks/dispatcher.ts) sends and records; the targets a webhook may have
  * are domain/webhook-targets.ts.
  */
@@ -17,7 +17,11 @@ export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64'
 /** `webhook-id` of a change's message: the same for every attempt and every webhook. */
 export const messageId = (changeId: string) => `chg_${changeId}`;
 
-/** A test message (`POST /api/webhooks/{id}/ping`, EXTENSIONS H): its body and its own `webhook-id`. */
+/**
+ * A test message (`POST /api/webhooks/{id}/ping`,
+ * docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage): its body
+ * and its own `webhook-id`.
+ */
 export function pingMessage(webhookId: string): { id: string; body: string } {
   return {
     id: `ping_${randomBytes(12).toString('base64url')}`,

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Revert's and restore's `links` (EXTENSIONS H): what to do with links another project owns now. */
+/**
+ * Revert's and restore's `links` (docs/curation.md#revert-and-restore-links-fail--skip): what to do with
+ * links another project owns now.
+ */
 export const LinkConflictsInput = z
   .enum(['fail', 'skip'])
   .default('fail')

@@ -7,7 +7,10 @@ import {
   checkProjectDuplicatesMeta,
 } from './check-project-duplicates.types.ts';
 
-/** Match order of endpoint 10: the first field that matches decides; urls match by key (EXTENSIONS E). */
+/**
+ * Match order of endpoint 10: the first field that matches decides; urls match by key
+ * (docs/curation.md#same-project-other-spelling).
+ */
 const MATCH_ORDER = [
   ['codehostUrl', 'CODEHOST_URL'],
   ['modelhubUrl', 'MODELHUB_URL'],

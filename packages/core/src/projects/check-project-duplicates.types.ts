@@ -108,7 +108,7 @@ export const CheckProjectDuplicatesOutput = z.object({
       projectId: z.string().optional(),
       projectName: z.string().optional(),
       matchedUrl: z.string().optional().meta({
-        description: 'On a url match: the stored link url that matched (EXTENSIONS E).',
+        description: 'On a url match: the stored link url that matched (urls match by key, however spelled).',
       }),
     }),
   ),

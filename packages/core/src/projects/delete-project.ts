@@ -14,7 +14,8 @@ export const deleteProject = keyedProcedure
   .mutation(async ({ ctx, input }) => {
     const actor = actorOf(ctx);
     // The project is locked and read as it is, deleted, and its last revision (via "delete", the
-    // body before the delete) stored, in one transaction (EXTENSIONS F).
+    // body before the delete) stored, in one transaction
+    // (docs/curation.md#history-revert-locks-and-restore).
     const deleted = await inTransaction(ctx.db, async (trx) => {
       const id = await findProjectIdBySlug(trx, input.slug);
       const [before] = id === undefined ? [] : await findProjectDetailsByIds(trx, [id], true);

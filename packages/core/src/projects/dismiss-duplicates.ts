@@ -20,7 +20,10 @@ export async function projectsOfSlugs(
   return slugs.map((slug) => ({ id: ids.get(slug)!, slug }));
 }
 
-/** POST /api/projects/duplicates/dismiss (EXTENSIONS H): one statement, every pair at once. */
+/**
+ * POST /api/projects/duplicates/dismiss (docs/curation.md#duplicates-to-decide-on): one statement, every
+ * pair at once.
+ */
 export const dismissDuplicates = keyedProcedure
   .meta(dismissDuplicatesMeta)
   .input(DismissDuplicatesInput)

@@ -69,10 +69,10 @@ function changes(current: Project, next: Project, input: EditProjectInput): bool
 }
 
 /**
- * PATCH /api/projects/{slug} (EXTENSIONS H). The identity locks of the new links and the slug
- * are taken first (as an upsert takes them, so the two never wait on each other in opposite
- * order), then the row; If-Match is compared with the locked row, so two edits sent with the same
- * ETag cannot both pass.
+ * PATCH /api/projects/{slug} (docs/curation.md#patch-apiprojectsslug-with-if-match--curate). The identity
+ * locks of the new links and the slug are taken first (as an upsert takes them, so the two never wait on
+ * each other in opposite order), then the row; If-Match is compared with the locked row, so two edits sent
+ * with the same ETag cannot both pass.
  */
 export const editProject = keyedProcedure
   .meta(editProjectMeta)

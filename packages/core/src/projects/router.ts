@@ -31,7 +31,7 @@ export const projectsRouter = router({
   duplicates: findDuplicates,
   dismissDuplicates,
   undismissDuplicates,
-  // history (EXTENSIONS F)
+  // history (docs/curation.md#history-revert-locks-and-restore)
   revisions: listRevisions,
   revision: getRevision,
   diff: diffRevisions,

@@ -7,7 +7,10 @@ import {
   undismissDuplicatesMeta,
 } from './undismiss-duplicates.types.ts';
 
-/** DELETE /api/projects/duplicates/dismiss (EXTENSIONS H): the same body as the dismissal it undoes. */
+/**
+ * DELETE /api/projects/duplicates/dismiss (docs/curation.md#duplicates-to-decide-on): the same body as the
+ * dismissal it undoes.
+ */
 export const undismissDuplicates = keyedProcedure
   .meta(undismissDuplicatesMeta)
   .input(UndismissDuplicatesInput)

@@ -23,7 +23,8 @@ export const upsertProjects = keyedProcedure
     const batch = await upsertBatch(ctx.db, valid, how, (err) => ctx.reportError(err));
     const written = batch.written;
     errors.push(...batch.errors);
-    // One entry per submitted item, in order (EXTENSIONS A): what was done, and the slug.
+    // One entry per submitted item, in order
+    // (docs/api.md#1-post-apiwebhookprojects-create-or-update-projects): what was done, and the slug.
     const byIndex = new Map(valid.map((v, i) => [v.index, written[i]]));
     const results = input.projects.map((_, index) => {
       const done = byIndex.get(index);

@@ -36,8 +36,9 @@ export const upsertProjectsMeta: Meta = {
 export const UpsertProjectsInput = z.object({
   projects: z.array(ProjectInput).min(1).max(100),
   /**
-   * Once asked for `results`, which EXTENSIONS A now has in every reply. Still accepted (and
-   * ignored), so that callers written for the opt-in keep working.
+   * Once asked for `results`, which every reply now has
+   * (docs/api.md#1-post-apiwebhookprojects-create-or-update-projects). Still accepted (and ignored), so
+   * that callers written for the opt-in keep working.
    */
   results: z
     .boolean()
@@ -67,7 +68,7 @@ export const UpsertProjectsOutput = z.object({
       slug: z.string().nullable(),
       kept: z.array(LockField).optional().meta({
         description:
-          "Only when the item updated a locked project: the project's locked fields, kept as they were instead of the item's (EXTENSIONS F)",
+          "Only when the item updated a locked project: the project's locked fields, kept as they were instead of the item's",
       }),
     }),
   ),

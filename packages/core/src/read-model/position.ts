@@ -2,9 +2,9 @@ import { decodeCursor, encodeCursor, feedPositionToken } from '../domain/cursor.
 import { AppError } from '../errors.ts';
 
 /*
- * The read model's position (EXTENSIONS D, freshness). `horizon` is the feed's xmin at the
- * model's last complete read: every transaction below it has ended and its changes are
- * applied. X-Directory-Position encodes it; a write's response encodes its own xid + 1.
+ * The read model's position (docs/search.md#how-it-is-served-a-read-model-in-every-process, "Positions").
+ * `horizon` is the feed's xmin at the model's last complete read: every transaction below it has ended and
+ * its changes are applied. X-Directory-Position encodes it; a write's response encodes its own xid + 1.
  * `minPosition` waits for the horizon to pass it, or, in the process that wrote it, for its
  * own write to be applied (`ownApplied`).
  */

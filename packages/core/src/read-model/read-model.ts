@@ -24,9 +24,9 @@ import { AppliedVersions } from './versions.ts';
 import { pause, timer } from './waiting.ts';
 
 /*
- * The read model (issue 17; EXTENSIONS D): what GET /api/projects, GET /api/tags and
- * GET /api/projects/{slug} need, held in memory by every server process and kept fresh by the
- * change feed. The database stays the one source of truth. This file puts the parts together:
+ * The read model (docs/search.md#how-it-is-served-a-read-model-in-every-process): what GET /api/projects,
+ * GET /api/tags and GET /api/projects/{slug} need, held in memory by every server process and kept fresh
+ * by the change feed. The database stays the one source of truth. This file puts the parts together:
  *
  * - Build (contents.ts): one REPEATABLE READ snapshot gives every tag and project, and the
  *   snapshot's bounds. The feed is then read from xmin on (follow.ts); a change whose
@@ -43,7 +43,7 @@ import { pause, timer } from './waiting.ts';
  *   (versions.ts), and an own write's row below the horizon is not applied (the follower
  *   re-read its project already), so the map holds what the last reads of the feed applied.
  * - Position (position.ts): the horizon, X-Directory-Position and `minPosition`.
- * - Own writes (issue 27): after a write commits, the process applies it before it answers,
+ * - Own writes: after a write commits, the process applies it before it answers,
  *   without reading the feed or the projects: the transaction's changes (ids and projects) come
  *   with its commit (transaction.ts), and an upsert's projects come as it wrote them, put in at
  *   their change's version. A project an own write names without its row (a delete, a merge)

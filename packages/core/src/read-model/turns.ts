@@ -1,5 +1,6 @@
 /**
- * Reads of the read model take turns with everything else the process does (issue 26).
+ * Reads of the read model take turns with everything else the process does
+ * (docs/operating.md#reads-take-turns-with-writes).
  *
  * A search is synchronous work on the event loop. Run as each request arrives, 64 clients
  * searching keep the loop busy from one I/O poll to the next, and whatever waits on I/O gets

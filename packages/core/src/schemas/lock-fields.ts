@@ -1,6 +1,7 @@
 /**
- * The fields a lock can keep (EXTENSIONS F), in this order wherever they are listed. No imports:
- * the console and the SDK's CLI take it as `@directory/core/lock-fields` without server code.
+ * The fields a lock can keep (docs/curation.md#history-revert-locks-and-restore), in this order wherever
+ * they are listed. No imports: the console and the SDK's CLI take it as `@directory/core/lock-fields`
+ * without server code.
  */
 export const LOCK_FIELDS = [
   'name',

@@ -99,7 +99,7 @@ describe('repeatedLinkUrl', () => {
     expect(repeatedLinkUrl({ links: links.slice(0, 2) })).toBeUndefined();
   });
 
-  it('finds another spelling of one url key (EXTENSIONS E)', () => {
+  it('finds another spelling of one url key', () => {
     const links = [
       { type: 'CODEHOST' as const, url: 'https://github.com/QwenLM/Qwen' },
       { type: 'WEBSITE' as const, url: 'https://qwen.ai' },

@@ -22,7 +22,10 @@ export const LinkInput = z.object({
   title: optional(text()),
 });
 
-/** The payload of a project to create or update (SPEC "ProjectInput"). */
+/**
+ * The payload of a project to create or update
+ * (docs/api.md#1-post-apiwebhookprojects-create-or-update-projects).
+ */
 export const ProjectInput = z
   .object({
     name: text({ min: 1, max: 200 }),
@@ -41,7 +44,7 @@ export type ProjectInput = z.infer<typeof ProjectInput>;
 
 /**
  * The first link url of an input whose key an earlier link has, if any (a project holds each
- * url key once, EXTENSIONS E), with the position of that earlier link.
+ * url key once, docs/curation.md#same-project-other-spelling), with the position of that earlier link.
  */
 export function repeatedLinkUrl(
   input: Pick<ProjectInput, 'links'>,
@@ -108,10 +111,14 @@ export const Project = z
     updatedAt: timestamp,
     tags: z.array(Tag),
     links: z.array(Link),
-    /** EXTENSIONS F: endpoint 2 always has it (null: not locked); lists may leave it out. */
+    /**
+     * The lock
+     * (docs/curation.md#locks-put-apiprojectssluglock-fields-reason-delete-apiprojectssluglock--key):
+     * endpoint 2 always has it (null: not locked); lists may leave it out.
+     */
     lock: ProjectLock.nullable()
       .optional()
-      .meta({ description: 'The fields an upsert or complete keeps (EXTENSIONS F); null when not locked' }),
+      .meta({ description: 'The fields an upsert or complete keeps (a lock); null when not locked' }),
   })
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof Project>;

@@ -72,8 +72,9 @@ export function closestParameter(given: string, known: readonly string[]): strin
 }
 
 /**
- * The parameters of a GET whose unknown parameters are a 400 naming each (EXTENSIONS D):
- * `query: unknown parameter "query"; did you mean "q"?`. A typo is not silently ignored.
+ * The parameters of a GET whose unknown parameters are a 400 naming each
+ * (docs/search.md#search-as-a-search-engine): `query: unknown parameter "query"; did you mean "q"?`. A
+ * typo is not silently ignored.
  */
 export function queryObject<T extends z.ZodRawShape>(shape: T) {
   const known = Object.keys(shape);

@@ -5,8 +5,8 @@ import { AppError } from '../errors.ts';
 const mergedInto = (alias: string, target: string) => `Project "${alias}" was merged into "${target}"`;
 
 /**
- * What a slug that names no project answers (EXTENSIONS E): an alias's reads move
- * permanently (301, `Location: /api/projects/<target>`), its writes conflict (409 naming the
+ * What a slug that names no project answers (docs/curation.md#same-project-other-spelling): an alias's
+ * reads move permanently (301, `Location: /api/projects/<target>`), its writes conflict (409 naming the
  * target); an unknown slug is the caller's `notFound`. Called only after the project lookup
  * missed, so reads of live projects never pay for it.
  */

@@ -4,9 +4,9 @@ import { missingProject } from './aliases.ts';
 
 /**
  * The project whose history a slug names: the live project with that slug; else (a deleted
- * project keeps its revisions, EXTENSIONS F) the most recently deleted project that had it and
- * is still deleted. An alias (a merged project's slug) answers as endpoint 2 does, 301 to its
- * target, before any deleted project's; else 404.
+ * project keeps its revisions, docs/curation.md#history-revert-locks-and-restore) the most recently
+ * deleted project that had it and is still deleted. An alias (a merged project's slug) answers as endpoint
+ * 2 does, 301 to its target, before any deleted project's; else 404.
  */
 export async function historyProjectId(db: Kysely<Database>, slug: string): Promise<string> {
   const id = await findProjectIdBySlug(db, slug);

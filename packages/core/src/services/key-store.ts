@@ -4,7 +4,7 @@ import { keyDigest, looksLikeNamedKey } from '../domain/api-key.ts';
 import { isScope } from '../domain/scopes.ts';
 
 /**
- * EXTENSIONS G: a revoked key is refused by every process within 1 s. A process keeps what it
+ * A revoked key is refused by every process within 1 s. A process keeps what it
  * looked up for at most this long, so a revoke elsewhere reaches it in this time plus one lookup.
  */
 export const KEY_CACHE_MS = 500;

@@ -37,9 +37,10 @@ function identityLocks(party: MergeParty): string[] {
 }
 
 /**
- * Merges the project `fromSlug` into the project `intoSlug` (EXTENSIONS E): the whole write path
- * of a merge, in the caller's transaction, so that a merge is all or nothing. 404 when either
- * slug names nothing; 409 into itself, into an alias, or from an alias.
+ * Merges the project `fromSlug` into the project `intoSlug`
+ * (docs/curation.md#same-project-other-spelling): the whole write path of a merge, in the caller's
+ * transaction, so that a merge is all or nothing. 404 when either slug names nothing; 409 into itself,
+ * into an alias, or from an alias.
  *
  * Concurrency: it takes the advisory locks an upsert takes to identify the source (its CODEHOST
  * and WEBSITE link keys, its slug) before it locks the two rows, in id order. An upsert that
@@ -84,8 +85,9 @@ export async function mergeProject(
   if (!target || target.id !== intoId) throw projectNotFound(intoSlug);
   await lockKeys(trx, identityLocks(source));
 
-  // History (EXTENSIONS F): the source's last revision is its body before the merge (action
-  // "deleted"), the target's the merged project (action "updated"), both via "merge".
+  // History (docs/curation.md#history-revert-locks-and-restore): the source's last revision is its body
+  // before the merge (action "deleted"), the target's the merged project (action "updated"), both via
+  // "merge".
   const [sourceBefore] = await findProjectDetailsByIds(trx, [source.id]);
   await mergeProjectRows(trx, source, target);
   await rewriteDerived(trx, (await findProjectDetailBySlug(trx, target.slug))!);

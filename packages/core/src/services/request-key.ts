@@ -3,8 +3,8 @@ import type { Principal } from '../auth.ts';
 
 /**
  * The key of the request being answered, set by the key check (trpc.ts requireKey) for
- * everything the procedure does: the revisions a write stores record it (EXTENSIONS G, "who
- * wrote it") without every write path passing it along.
+ * everything the procedure does: the revisions a write stores record it
+ * (docs/keys-and-limits.md#named-keys-and-scopes) without every write path passing it along.
  */
 export const requestKey = new AsyncLocalStorage<Principal>();
 

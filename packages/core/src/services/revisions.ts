@@ -60,7 +60,7 @@ function revisionOf(row: ProjectDetailRow, action: RevisionAction, how: Revision
 }
 
 /**
- * The revision of a project whose body the write path built itself (the upsert: issue 27),
+ * The revision of a project whose body the write path built itself (the upsert),
  * exactly as recordRevisions makes it from the row it reads back.
  */
 export function revisionOfBody(project: Project, action: RevisionAction, how: RevisionContext): NewRevision {

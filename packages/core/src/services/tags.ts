@@ -36,7 +36,7 @@ const ATTEMPTS = 5;
 export const tagNamesOf = (tags: TagInput[]): string[] => distinctTags(tags).map((t) => t.name);
 
 /**
- * The id of every tag named in the inputs, by name (DECISIONS "Slugs", endpoint 1):
+ * The id of every tag named in the inputs, by name (docs/api.md#slugs-identity-ids-and-order):
  * a stored tag with the name is reused (its missing nameEn filled in); a new one gets the
  * slug of its nameEn or name, numbered -2, -3, … when taken. Tags created concurrently by
  * another transaction are skipped on insert and picked up by the next attempt.

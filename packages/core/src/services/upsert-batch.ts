@@ -12,9 +12,10 @@ const failsRequest = (err: unknown) => err instanceof AppError || isDatabaseUnav
 
 /**
  * Endpoint 1's write of the valid items: the whole batch in one transaction, set-based. Should
- * that fail, the items are written again one by one, each in its own transaction (DECISIONS:
- * one failing item does not undo the others), so that only the failing item fails. Returns
- * what was written per item (undefined: failed) and the errors of the failed ones.
+ * that fail, the items are written again one by one, each in its own transaction (one
+ * failing item does not undo the others: docs/api.md#slugs-identity-ids-and-order), so that only the
+ * failing item fails. Returns what was written per item (undefined: failed) and the errors of the failed
+ * ones.
  */
 export async function upsertBatch(
   db: Kysely<Database>,

@@ -31,7 +31,10 @@ export interface UpsertResult {
   id: string;
   slug: string;
   action: UpsertAction;
-  /** An update of a locked project: its locked fields, kept as they were (EXTENSIONS F). */
+  /**
+   * An update of a locked project: its locked fields, kept as they were
+   * (docs/curation.md#history-revert-locks-and-restore).
+   */
   kept?: LockField[] | undefined;
 }
 
@@ -70,7 +73,7 @@ const isoOfMicros = (micros: bigint): string => new Date(Number(micros / 1000n))
  * shares a key with an earlier one of the stretch, or finds the project an earlier one is
  * about to change, starts the next run and is identified again once this run is written.
  *
- * Round trips (issue 27): one for the locks, the stored tags and the transaction's time; then
+ * Round trips: one for the locks, the stored tags and the transaction's time; then
  * per run one to identify the projects (with their stored links and tags) and one that writes
  * them, their links and tags and their revisions. The revision bodies are built here from what
  * the write holds, not read back; the read model of this process gets the written rows too
@@ -119,8 +122,8 @@ export async function upsertInOrder(
       run.push({ item, existing });
     }
 
-    // Locked projects (EXTENSIONS F) keep their locked fields: their stored values are read
-    // (and the rows locked) first; nothing is read when none of the run is locked.
+    // Locked projects (docs/curation.md#history-revert-locks-and-restore) keep their locked fields: their
+    // stored values are read (and the rows locked) first; nothing is read when none of the run is locked.
     const lockedIds = run.flatMap(({ existing }) => (existing?.lockFields ? [existing.id] : []));
     const stored = new Map((await findProjectDetailsByIds(trx, lockedIds, true)).map((row) => [row.id, row]));
 

@@ -32,7 +32,10 @@ function inputOf(body: Project): ProjectInput {
   };
 }
 
-/** What to do with links whose url key another project owns now (EXTENSIONS H). */
+/**
+ * What to do with links whose url key another project owns now
+ * (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see).
+ */
 export type LinkConflicts = 'fail' | 'skip';
 
 /** A link whose url key another project owns now: its position in the body, its url, the owner. */

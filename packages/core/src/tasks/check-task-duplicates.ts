@@ -11,7 +11,8 @@ import {
 
 /**
  * Decision order of endpoint 9: a task of any status first, then a project link, else new;
- * both by url key (EXTENSIONS E), `matchedUrl` being the stored spelling that matched.
+ * both by url key (docs/curation.md#same-project-other-spelling), `matchedUrl` being the stored spelling
+ * that matched.
  */
 const TASK_REASONS: Record<TaskStatus, DuplicateReason> = {
   PENDING: 'Task already pending',

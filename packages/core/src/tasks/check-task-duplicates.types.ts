@@ -62,7 +62,7 @@ export const checkTaskDuplicatesMeta: Meta = {
   },
 };
 
-/** The reasons of DECISIONS.md, in decision order. */
+/** The reasons, in decision order (docs/api.md#9-post-apidiscoverycheck-duplicates-check-task-urls). */
 export const DUPLICATE_REASONS = [
   'Task already pending',
   'Task already in progress',
@@ -91,7 +91,7 @@ export const CheckTaskDuplicatesOutput = z.object({
       reason: z.enum(DUPLICATE_REASONS),
       matchedUrl: z.string().optional().meta({
         description:
-          "The stored spelling that matched: the task's sourceUrl or the project's link url (EXTENSIONS E).",
+          "The stored spelling that matched: the task's sourceUrl or the project's link url (urls match by key, however spelled).",
       }),
       existingTask: z
         .object({

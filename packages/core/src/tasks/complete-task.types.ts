@@ -41,7 +41,8 @@ export const CompleteTaskInput = z.object({
     // documented as what it must be, though the schema takes anything (see above)
     override: { $ref: '#/components/schemas/ProjectInput' },
   }),
-  // fencing (EXTENSIONS B): when sent, nothing is written unless this is the live lease
+  // fencing (docs/workers.md#what-fencing-protects-and-what-it-cannot): when sent, nothing is written
+  // unless this is the live lease
   leaseToken: text({ min: 1, max: 200 }).optional(),
 });
 
@@ -49,12 +50,12 @@ export const CompleteTaskOutput = z.object({
   success: z.literal(true),
   taskId: z.string(),
   projectId: z.string(),
-  /** The slug of the project written (EXTENSIONS A). */
+  /** The slug of the project written (docs/api.md#8-post-apidiscoverytasksidcomplete). */
   slug: z.string(),
   action: z.enum(['created', 'updated']),
   kept: z.array(LockField).optional().meta({
     description:
-      "Only when it updated a locked project: the project's locked fields, kept as they were instead of the data's (EXTENSIONS F)",
+      "Only when it updated a locked project: the project's locked fields, kept as they were instead of the data's",
   }),
   duration: count(),
 });

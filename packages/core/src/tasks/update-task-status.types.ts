@@ -58,7 +58,8 @@ export const UpdateTaskStatusInput = z.object({
   explorationData: jsonObject.nullable().optional(),
   explorationSummary: text({ max: 1000 }).nullable().optional(),
   errorMessage: text({ max: 2000 }).nullable().optional(),
-  // fencing (EXTENSIONS B): when sent, the change is made only while this is the live lease
+  // fencing (docs/workers.md#what-fencing-protects-and-what-it-cannot): when sent, the change is made only
+  // while this is the live lease
   leaseToken: text({ min: 1, max: 200 }).optional(),
 });
 

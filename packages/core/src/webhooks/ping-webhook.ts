@@ -5,7 +5,10 @@ import { PingWebhookInput, PingWebhookOutput, pingWebhookMeta } from './ping-web
 import { sendNow } from './send-now.ts';
 import { webhookNotFound } from './webhook.ts';
 
-/** POST /api/webhooks/{id}/ping (EXTENSIONS H). */
+/**
+ * POST /api/webhooks/{id}/ping
+ * (docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage).
+ */
 export const pingWebhook = keyedProcedure
   .meta(pingWebhookMeta)
   .input(PingWebhookInput)

@@ -11,7 +11,10 @@ import {
 import { sendNow } from './send-now.ts';
 import { webhookNotFound } from './webhook.ts';
 
-/** POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver (EXTENSIONS H). */
+/**
+ * POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver
+ * (docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage).
+ */
 export const redeliverWebhook = keyedProcedure
   .meta(redeliverWebhookMeta)
   .input(RedeliverWebhookInput)

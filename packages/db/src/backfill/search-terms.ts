@@ -33,8 +33,8 @@ import { MAX_QUERY_TERMS, nameSortKey, pinyinSyllables, tokens } from '@director
  * term's trigrams, a short term's `^` gram), so the index never loses a match.
  *
  * What is left out, and why: `content`/`contentEn` (up to 10,000 characters each) are not
- * searched. EXTENSIONS A lists the fields `q` matches (names, descriptions, tags, pinyin,
- * initials, slug); content is not among them, and its grams were most of the write cost of
+ * searched. docs/search.md#how-matching-works lists the fields `q` matches (names, descriptions, tags,
+ * pinyin, initials, slug); content is not among them, and its grams were most of the write cost of
  * an earlier attempt (upserts fell from ~5,200 to ~2,000 projects/s). The gram array holds
  * names, slug, pinyin, tags and descriptions only: a few hundred distinct grams a project.
  */

@@ -56,9 +56,9 @@ export async function insertRevisions(
 }
 
 /**
- * Retention (EXTENSIONS F): of each project, the `keep` newest revisions stay; of a deleted project
- * (its latest revision is its delete, older than `deletedDays`), every revision goes. Returns how
- * many were removed.
+ * Retention (docs/curation.md#history-revert-locks-and-restore): of each project, the `keep` newest
+ * revisions stay; of a deleted project (its latest revision is its delete, older than `deletedDays`),
+ * every revision goes. Returns how many were removed.
  */
 export async function pruneRevisions(db: Db, keep: number, deletedDays: number): Promise<number> {
   const old = await sql`

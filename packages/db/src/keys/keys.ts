@@ -122,9 +122,9 @@ export async function touchKeys(db: Db, ids: readonly string[]): Promise<void> {
 const ADMIN_KEY_LOCK = 727_274_009;
 
 /**
- * EXTENSIONS G: when there is no valid key with keys:admin, inserts `key` (made by the caller)
- * and returns true; else false. Under a transaction-scoped advisory lock, so that of processes
- * starting at once exactly one creates it and the others see it.
+ * docs/keys-and-limits.md#the-bootstrap-key: when there is no valid key with keys:admin, inserts `key`
+ * (made by the caller) and returns true; else false. Under a transaction-scoped advisory lock, so that of
+ * processes starting at once exactly one creates it and the others see it.
  */
 export async function ensureAdminKey(db: Db, key: NewKey): Promise<boolean> {
   return db.transaction().execute(async (trx) => {

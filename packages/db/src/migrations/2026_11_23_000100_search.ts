@@ -1,10 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { backfillSearchColumns } from '../backfill/search-columns.ts';
 
-// Browse and search (EXTENSIONS A). The search columns were computed in TypeScript
-// (backfill/search-terms.ts) when a row was written; this migration adds them and fills them in
-// for the rows written before it (backfill/search-columns.ts). Migration 2026_11_25_000720_read_model
-// drops them again: on a database older than this one, the backfill runs and its result goes.
+// Browse and search (docs/search.md#browsing-and-search-get-apiprojects-get-apitags). The search columns
+// were computed in TypeScript (backfill/search-terms.ts) when a row was written; this migration adds them
+// and fills them in for the rows written before it (backfill/search-columns.ts). Migration
+// 2026_11_25_000720_read_model drops them again: on a database older than this one, the backfill runs and
+// its result goes.
 //
 // Per project, beside the search columns: tag_ids and link_types, denormalised so that the
 // tag and link-type filters and facets read one row per project, without joins; name_sort,

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// The work queue (EXTENSIONS B): leases on discovery tasks, and per-status counters that
+// The work queue (docs/workers.md#running-workers): leases on discovery tasks, and per-status counters that
 // make endpoint 5's exact total cost the same at any table size.
 //
 // Leases: a claim sets lease_token/lease_expires_at; every status change away from

@@ -1,9 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 
-// Maintained counts for browse (EXTENSIONS A), so that the answers that count the whole
-// directory cost the same at any size. project_facet_counts (facet, value, shard, n) holds the
-// number of projects per status ('status'), per tag id ('tag') and per link type a project has
-// ('linkType'), from the denormalised projects.status, tag_ids and link_types. They serve:
+// Maintained counts for browse (docs/search.md#browsing-and-search-get-apiprojects-get-apitags), so that
+// the answers that count the whole directory cost the same at any size. project_facet_counts (facet,
+// value, shard, n) holds the number of projects per status ('status'), per tag id ('tag') and per link
+// type a project has ('linkType'), from the denormalised projects.status, tag_ids and link_types. They
+// serve:
 //   - the `total` of GET /api/projects without q and with no filter but status (a sum of a
 //     few rows instead of counting up to 10,001 rows per request);
 //   - the projectCount of GET /api/tags (instead of a GROUP BY over project_tags: 32 ms at

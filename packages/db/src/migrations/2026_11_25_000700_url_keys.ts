@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Migrations never import application code: the schema here is frozen as of this migration.
 //
-// URL KEYS (EXTENSIONS E)
+// URL KEYS (docs/curation.md#same-project-other-spelling)
 // Every link url and task sourceUrl gets a key beside it: one function of the URL (core's
 // url-key.ts) under which spellings of one thing are equal. Comparisons move from the url to
 // the key, so the indexes and unique constraints move with them:

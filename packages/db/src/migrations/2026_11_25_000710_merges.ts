@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Migrations never import application code: the schema here is frozen as of this migration.
 //
-// MERGES AND ALIASES (EXTENSIONS E)
+// MERGES AND ALIASES (docs/curation.md#same-project-other-spelling)
 // A merge removes a project and keeps its slug as an alias of the project it went into:
 // project_aliases (slug → project_id). `merged_id` is the id the removed project had, so that
 // the feed can say which project went where. A later merge of the target moves its aliases on

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 
-// The search read model (issue 17): every server process matches, ranks, counts and pages
+// The search read model: every server process matches, ranks, counts and pages
 // in memory (@directory/search), fed by the change feed. The SQL search path goes, and with it
 // what only it read: the search columns and their indexes, the denormalised tag ids and link
 // types, the name sort keys, and the facet counters maintained by triggers (which also made
-// every project write pay for them). The synonyms of EXTENSIONS D are stored here: one row,
+// every project write pay for them). The search synonyms are stored here: one row,
 // replaced whole, with a version that processes compare to know when to re-read it.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Migrations never import application code: the schema here is frozen as of this migration.
 //
-// HISTORY (EXTENSIONS F)
+// HISTORY (docs/curation.md#history-revert-locks-and-restore)
 // project_revisions holds one row per write of a project: its number (1, 2, … per project, the
 // primary key with project_id), what was done and by which path, who asked (the request's
 // X-Directory-Actor), and the whole project as endpoint 2 shows it (`project`, json: stored as

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Migrations never import application code: the schema here is frozen as of this migration.
 //
-// THE WRITE PATH (issue 27)
+// THE WRITE PATH
 // projects_updated_idx (updated_at, id) served the SQL search's "updated" sort, which the read
 // model (2026_11_25_000720) replaced: nothing reads it, and every upsert moves updated_at, so it
 // made every update of a project write a new entry into every index of projects (an update that

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Migrations never import application code: the schema here is frozen as of this migration.
 //
-// CURATION (EXTENSIONS H)
+// CURATION (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see)
 // - A revision may be made via "edit" (PATCH /api/projects/{slug}).
 // - duplicate_dismissals: pairs of projects an operator said are distinct. One row per pair,
 //   the smaller id first, so that "is this pair dismissed" is one primary-key lookup whichever

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Migrations never import application code: the schema here is frozen as of this migration.
 //
-// NAMED KEYS (EXTENSIONS G)
+// NAMED KEYS (docs/keys-and-limits.md#named-keys-and-scopes)
 // api_keys holds every named key: never the key itself, only the hex SHA-256 of it (`hash`,
 // unique: the one indexed lookup a request needs) and its first 12 characters (`start`, for
 // display). A revoke sets revoked_at to now; a rotation sets the old key's revoked_at to the end

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 // Migrations never import application code: the schema here is frozen as of this migration.
 //
-// WRITES (issue 27)
+// WRITES
 // links_type_url_key_idx (type, url_key) is dropped: every lookup that names a type also names
 // the url_key with `=` (by-url-key.ts), and links_url_key_idx finds those few rows alone, the
 // type a filter on them. Every link inserted wrote into four indexes; now three (the primary

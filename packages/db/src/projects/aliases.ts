@@ -33,8 +33,9 @@ export async function findSlugHolder(
 }
 
 /**
- * The slug of the project a merged project went into (the final target, EXTENSIONS E), by the
- * merged project's id; undefined when it was not merged, or its target was deleted since.
+ * The slug of the project a merged project went into (the final target,
+ * docs/curation.md#same-project-other-spelling), by the merged project's id; undefined when it was not
+ * merged, or its target was deleted since.
  */
 export async function findMergeTarget(db: Db, mergedId: string): Promise<string | undefined> {
   const { rows } = await sql<{ slug: string }>`

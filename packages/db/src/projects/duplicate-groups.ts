@@ -3,7 +3,10 @@ import type { Database, LinkType } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
-/** A project of a group, with what an operator compares (EXTENSIONS H); times as PostgreSQL writes them in JSON. */
+/**
+ * A project of a group, with what an operator compares (docs/curation.md#duplicates-to-decide-on); times as
+ * PostgreSQL writes them in JSON.
+ */
 export interface DuplicateProjectRow {
   id: string;
   slug: string;

@@ -36,7 +36,7 @@ export interface IdentifiedProject {
  * The ranking is core's rule (identity.ts); this query runs it for a whole batch in one round
  * trip. Each key is an index lookup (LATERAL … LIMIT, see findProjectDetailBySlug). With
  * each project come its lock, creation time, row version and stored links and tag associations
- * (issue 27: the upsert reads nothing else before it writes).
+ * (the upsert reads nothing else before it writes).
  */
 export async function findProjectsByIdentity(
   db: Db,
@@ -80,7 +80,7 @@ export async function findProjectsByIdentity(
         union all
         select p.id, p.created_at from projects p where k.type = 'SLUG' and p.slug = k.value
         union all
-        -- a slug that was merged away stands for the project it went into (EXTENSIONS E)
+        -- a slug that was merged away stands for the project it went into (docs/curation.md#same-project-other-spelling)
         select p.id, p.created_at from project_aliases a
         cross join lateral (select id, created_at from projects where id = a.project_id limit 1) p
         where k.type = 'SLUG' and a.slug = k.value

@@ -25,10 +25,10 @@ export async function findMergeParty(db: Db, slug: string, lock: boolean): Promi
 }
 
 /**
- * Moves one project into another, in one statement (EXTENSIONS E): the source's links whose key
- * the target lacks and its tags the target lacks are appended to the target's (in their order),
- * tasks pointing at the source point at the target, the source's aliases move on to the target,
- * the source's slug becomes an alias of the target, and the source is deleted (its remaining
+ * Moves one project into another, in one statement (docs/curation.md#same-project-other-spelling): the
+ * source's links whose key the target lacks and its tags the target lacks are appended to the target's (in
+ * their order), tasks pointing at the source point at the target, the source's aliases move on to the
+ * target, the source's slug becomes an alias of the target, and the source is deleted (its remaining
  * links and tag associations go by cascade; the feed's trigger, finding the alias, records
  * `project.merged`). The target row itself is the caller's to update. Both rows must be locked
  * by the caller. Returns how many links and tags moved.

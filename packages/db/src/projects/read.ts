@@ -18,7 +18,10 @@ export interface TagDetail {
   slug: string;
 }
 
-/** A project's lock (EXTENSIONS F): the fields an upsert or complete keeps; null fields when unlocked. */
+/**
+ * A project's lock (docs/curation.md#history-revert-locks-and-restore): the fields an upsert or complete
+ * keeps; null fields when unlocked.
+ */
 export interface LockColumns {
   lock_fields: string[] | null;
   lock_reason: string | null;

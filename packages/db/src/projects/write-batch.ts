@@ -24,7 +24,7 @@ export class ProjectChangedMeanwhile extends Error {
 }
 
 /**
- * One run of an upsert batch in one statement (issue 27): the new projects inserted, the stored
+ * One run of an upsert batch in one statement: the new projects inserted, the stored
  * ones updated, their links and tag associations brought to the submitted lists (the diff of
  * diff.ts: deletes before inserts, so a url can move), and a revision stored per project whose
  * body differs from its latest (an `updated` one with the latest's hash is left out).

@@ -1,8 +1,8 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 
 /*
- * The live-lease condition of the queue (EXTENSIONS B, the moves in
- * packages/core/src/domain/task-transitions.ts), written once for every statement that fences
+ * The live-lease condition of the queue (docs/workers.md#what-fencing-protects-and-what-it-cannot, the
+ * moves in packages/core/src/domain/task-transitions.ts), written once for every statement that fences
  * on a lease: heartbeat, release, PATCH and complete with a token, and the reaper's opposite.
  * Unqualified columns of discovery_tasks: usable in a WHERE over that table alone, or beside
  * a CTE that has no such columns.

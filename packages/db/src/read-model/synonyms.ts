@@ -3,7 +3,8 @@ import type { Database } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
-// The synonym sets (EXTENSIONS D): the read model applies them, GET/PUT /api/search/synonyms read and replace them.
+// The synonym sets (docs/search.md#search-as-a-search-engine): the read model applies them, GET/PUT
+// /api/search/synonyms read and replace them.
 
 export interface Synonyms {
   sets: string[][];

@@ -27,7 +27,7 @@ export async function findTagsByName(db: Db, names: string[]): Promise<StoredTag
 }
 
 /**
- * The first statement of an upsert (issue 27: one round trip instead of three): takes the
+ * The first statement of an upsert (one round trip instead of three): takes the
  * transaction-scoped advisory locks on `keys` (in sorted order, as lockKeys does), then reads
  * the stored tags among `names` (as findTagsByName) and the transaction's start time (`now()`,
  * which every row the transaction writes is stamped from) in microseconds since the epoch. The

@@ -28,9 +28,10 @@ export async function listAttempts(db: Db, webhookId: string, limit: number): Pr
 }
 
 /**
- * What a redelivery sends again (EXTENSIONS H): the attempt's delivery and the change it
- * carried, as the dispatcher's claim reads them; undefined when the webhook has no such attempt.
- * `change` is null when the change is no longer kept (CHANGES_RETENTION_DAYS).
+ * What a redelivery sends again
+ * (docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage): the
+ * attempt's delivery and the change it carried, as the dispatcher's claim reads them; undefined when the
+ * webhook has no such attempt. `change` is null when the change is no longer kept (CHANGES_RETENTION_DAYS).
  */
 export async function findAttemptForRedelivery(
   db: Db,
@@ -188,7 +189,7 @@ export async function recordAttempt(db: Db, r: AttemptResult): Promise<{ disable
 }
 
 /**
- * Records the attempts of one claimed batch in one statement (issue 27: a statement per batch,
+ * Records the attempts of one claimed batch in one statement (a statement per batch,
  * not per delivery), with the outcome recordAttempt gives them one after the other, in the
  * order given: the attempt rows; each delivery done, due again later, or given up (unless it was
  * since claimed again); each webhook's run of failures, as if each attempt had added one or reset

@@ -1,4 +1,8 @@
-/** The curation pages' texts (EXTENSIONS H): editing, conflicts, duplicates, webhooks, errors. */
+/**
+ * The curation pages' texts
+ * (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see): editing,
+ * conflicts, duplicates, webhooks, errors.
+ */
 export const curationEn = {
   // edit
   edit: 'Edit',

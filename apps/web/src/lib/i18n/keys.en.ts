@@ -1,6 +1,9 @@
 import type { Scope } from '@directory/core/scopes';
 
-/** Signing in with a key, what a key may not do, and the Keys page (EXTENSIONS G). */
+/**
+ * Signing in with a key, what a key may not do, and the Keys page
+ * (docs/keys-and-limits.md#named-keys-and-scopes).
+ */
 export const keysEn = {
   navKeys: 'Keys',
   signIn: 'Sign in',

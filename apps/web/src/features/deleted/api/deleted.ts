@@ -1,7 +1,8 @@
 import type { RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md F: deleted projects.
+// Deleted projects
+// (docs/curation.md#deleted-projects-get-apiprojectsdeleted-post-apiprojectsdeletedidrestore--key).
 
 export type DeletedProject = RouterOutputs['projects']['deleted']['projects'][number];
 

@@ -1,7 +1,8 @@
 import type { RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md E and H: duplicates, merges and dismissals.
+// Duplicates, merges and dismissals (docs/curation.md#same-project-other-spelling,
+// docs/curation.md#duplicates-to-decide-on).
 
 type Duplicates = RouterOutputs['projects']['duplicates'];
 export type DuplicateGroup = Duplicates['groups'][number];

@@ -1,7 +1,7 @@
 import type { RouterInputs, RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md H: editing a project, with If-Match.
+// Editing a project, with If-Match (docs/curation.md#patch-apiprojectsslug-with-if-match--curate).
 
 export type Project = RouterOutputs['projects']['get']['data'];
 export type EditInput = Omit<RouterInputs['projects']['edit'], 'slug'>;

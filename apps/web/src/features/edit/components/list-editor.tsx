@@ -75,7 +75,11 @@ export function ListEditor<T>(props: {
   );
 }
 
-/** "Locked": kept from imports and crawlers (EXTENSIONS F), yet editable here. */
+/**
+ * "Locked": kept from imports and crawlers
+ * (docs/curation.md#locks-put-apiprojectssluglock-fields-reason-delete-apiprojectssluglock--key), yet
+ * editable here.
+ */
 export function LockBadge() {
   const { t } = useI18n();
   return (

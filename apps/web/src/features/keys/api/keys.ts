@@ -1,7 +1,7 @@
 import type { RouterInputs, RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS G: named keys. Each call needs keys:admin.
+// Named keys (docs/keys-and-limits.md#named-keys-and-scopes). Each call needs keys:admin.
 
 export type KeyRecord = RouterOutputs['keys']['list']['data'][number];
 export type NewKey = RouterOutputs['keys']['create']['data'];

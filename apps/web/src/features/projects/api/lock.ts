@@ -1,7 +1,8 @@
 import { LOCK_FIELDS, type LockFieldName } from '@directory/core/lock-fields';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md F: the fields a lock keeps from imports and crawlers.
+// The fields a lock keeps from imports and crawlers
+// (docs/curation.md#locks-put-apiprojectssluglock-fields-reason-delete-apiprojectssluglock--key).
 
 export type LockField = LockFieldName;
 export { LOCK_FIELDS };

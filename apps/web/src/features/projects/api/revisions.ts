@@ -1,7 +1,7 @@
 import type { RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md F: a project's history.
+// A project's history (docs/curation.md#history-revert-locks-and-restore).
 
 export type RevisionSummary = RouterOutputs['projects']['revisions']['revisions'][number];
 export type Revision = RouterOutputs['projects']['revision']['data'];

@@ -11,8 +11,9 @@ import { listRevisions, mergeProject, type RevisionSummary, revertProject } from
 import { Compare } from './compare-revisions.tsx';
 
 /**
- * The History tab of a project (EXTENSIONS F): the timeline of its revisions, two of them side by
- * side (Chinese and English fields alike, differing rows marked), and a revert with a confirmation.
+ * The History tab of a project (docs/curation.md#history-revert-locks-and-restore): the timeline of its
+ * revisions, two of them side by side (Chinese and English fields alike, differing rows marked), and a
+ * revert with a confirmation.
  */
 export function History({ slug }: { slug: string }) {
   const { t } = useI18n();

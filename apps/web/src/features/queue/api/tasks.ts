@@ -1,7 +1,8 @@
 import type { RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md A–C: tasks.stats, lease fields on tasks, cursor paging of tasks.list.
+// The queue (docs/workers.md#running-workers): tasks.stats, lease fields on tasks, cursor paging of
+// tasks.list.
 
 export type QueueTask = RouterOutputs['tasks']['get']['task'];
 export type QueueTaskList = RouterOutputs['tasks']['list'];

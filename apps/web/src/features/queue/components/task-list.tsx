@@ -29,7 +29,7 @@ export function TaskList({
     queryFn: ({ pageParam, signal }) =>
       listTasks(status, PAGE_SIZE, pageParam.cursor, pageParam.cursor ? undefined : pageParam.offset, signal),
     initialPageParam: { cursor: null, offset: 0 } as PageParam,
-    // Cursor paging where the server offers it (EXTENSIONS A), offsets otherwise.
+    // Cursor paging where the server offers it, offsets otherwise.
     getNextPageParam: (last: QueueTaskList, all): PageParam | null =>
       last.hasMore
         ? { cursor: last.nextCursor ?? null, offset: all.reduce((n, p) => n + p.tasks.length, 0) }

@@ -1,7 +1,8 @@
 import type { RouterOutputs } from '@directory/core';
 import { request } from '../../../lib/api-client.ts';
 
-// EXTENSIONS.md C and H: webhooks, their deliveries, redeliver, ping.
+// Webhooks, their deliveries, redeliver, ping (docs/changes-and-webhooks.md#webhooks--key,
+// docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage).
 
 export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
 
