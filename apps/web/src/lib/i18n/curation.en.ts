@@ -34,6 +34,13 @@ export const curationEn = {
     `Delete “${slug}”? It can be restored from Deleted projects with its history.`,
   deleteYes: 'Delete',
   deletedNote: (slug: string) => `Deleted ${slug}.`,
+  // an edit kept in the tab (a refused key): offered back after signing in
+  keptTitle: 'An edit you had not saved',
+  keptHelp: (at: string) =>
+    `Typed here at ${at} and not saved (the key was refused, or the page was left). Save it now, put it back into the form first, or discard it.`,
+  keptSave: 'Save my edit',
+  keptRestore: 'Put it back into the form',
+  keptDiscard: 'Discard it',
   // 412
   conflictTitle: 'Someone else saved this project first',
   conflictBy: (actor: string, at: string) => `Changed by ${actor} at ${at}.`,

@@ -29,6 +29,12 @@ export const curationZh: typeof curationEn = {
   deleteConfirm: (slug: string) => `删除“${slug}”？之后可在“已删除”页面连同历史一起恢复。`,
   deleteYes: '删除',
   deletedNote: (slug: string) => `已删除 ${slug}。`,
+  keptTitle: '有一处修改尚未保存',
+  keptHelp: (at: string) =>
+    `这是你在 ${at} 输入、尚未保存的内容（密钥被拒绝，或离开了页面）。可以现在保存，先放回表单查看，或者丢弃。`,
+  keptSave: '保存我的修改',
+  keptRestore: '放回表单',
+  keptDiscard: '丢弃',
   conflictTitle: '有人先保存了这个项目',
   conflictBy: (actor: string, at: string) => `由 ${actor} 于 ${at} 修改。`,
   conflictHelp: '对比他们的值和你的值，然后用你的覆盖，或保留他们的。',

@@ -1,15 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { paths, projectHref } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { Link, navigate } from '../../../lib/router.tsx';
-import { type Draft, draftOf, patchOf } from '../api/draft.ts';
+import { type Draft, differing, draftOf, patchOf } from '../api/draft.ts';
 import { deleteProject, getForEdit, latestRevision, type Project, saveEdit } from '../api/edit.ts';
+import { type KeptDraft, keptDraft } from '../api/kept-draft.ts';
 import { Conflict } from './conflict.tsx';
 import { EditForm } from './edit-form.tsx';
+import { KeptEdit } from './kept-edit.tsx';
 
 export default function EditPage({ slug }: { slug: string }) {
   const { t } = useI18n();
@@ -47,13 +49,36 @@ function Editor(props: { project: Project; etag: string }) {
   const [stale, setStale] = useState<Stale | null>(null);
   const [asking, setAsking] = useState(false);
   const slug = props.project.slug;
+  // an edit this tab kept when a save was refused, unless the project now holds it
+  const [kept, setKept] = useState<KeptDraft | null>(() => {
+    const found = keptDraft.read(slug);
+    return found && differing(found.draft, draftOf(props.project)).length > 0 ? found : null;
+  });
+  // what is typed is kept in the tab until it is saved or given up (a refused key loses nothing)
+  useEffect(() => {
+    if (kept) return;
+    if (differing(base, draft).length === 0) keptDraft.drop(slug);
+    else keptDraft.write(slug, { base, draft, etag });
+  }, [kept, base, draft, etag, slug]);
+  const restore = (from: KeptDraft) => {
+    setBase(from.base);
+    setDraft(from.draft);
+    setEtag(from.etag);
+    setKept(null);
+  };
   const refreshed = () => {
     void client.invalidateQueries({ queryKey: ['project', slug] });
     void client.invalidateQueries({ queryKey: ['revisions', slug] });
   };
   const save = useMutation({
-    // a reapply sends the same changes again, with the ETag of the version saved since
-    mutationFn: (over?: Stale) => saveEdit(slug, patchOf(base, draft), over?.etag ?? etag),
+    // a reapply sends the same changes again, with the ETag of the version saved since; a kept
+    // edit is sent from what it was typed on
+    mutationFn: (over?: Stale | KeptDraft) =>
+      saveEdit(
+        slug,
+        over && 'draft' in over ? patchOf(over.base, over.draft) : patchOf(base, draft),
+        over?.etag ?? etag,
+      ),
     onSuccess: (reply) => {
       const saved = draftOf(reply.data);
       setBase(saved);
@@ -89,6 +114,22 @@ function Editor(props: { project: Project; etag: string }) {
       </p>
       <h1 id={`${id}-h`}>{t.editTitle(name)}</h1>
       <p className="muted">{t.editHelp}</p>
+      {kept && (
+        <KeptEdit
+          kept={kept}
+          busy={save.isPending}
+          onSave={() => {
+            restore(kept);
+            setNote(null);
+            save.mutate(kept);
+          }}
+          onRestore={() => restore(kept)}
+          onDiscard={() => {
+            keptDraft.drop(slug);
+            setKept(null);
+          }}
+        />
+      )}
       <form onSubmit={submit}>
         <EditForm draft={draft} onChange={setDraft} locked={props.project.lock?.fields ?? []} />
         <p role="status" className="note">

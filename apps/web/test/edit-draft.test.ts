@@ -1,0 +1,104 @@
+// biome-ignore-all lint/performance/useDomNodeTextContent: the tests read what a person sees (innerText honours CSS)
+import { startServer, type TestServer } from '@directory/server/test/helpers';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
+
+const WAIT = { timeout: 10_000 };
+
+/** The edit form when things go wrong: a refused key, refused input, a conflict on a phone. */
+describe('editing in the web console when a save is refused (Chromium)', () => {
+  let s: TestServer;
+  let browser: Browser | undefined;
+  const watch = new Watch();
+  const stamp = Date.now();
+  const project = (n: string) => ({
+    name: `草稿项目 ${stamp} ${n}`,
+    nameEn: `Draft ${stamp} ${n}`,
+    description: `一个用于测试草稿保留的项目 ${n}。`,
+    tags: [{ name: '测试', nameEn: 'Testing' }],
+    links: [{ type: 'CODEHOST', url: `https://github.com/draft-${stamp}/p${n}` }],
+  });
+  const slug = (n: string) => `draft-${stamp}-${n}`;
+
+  beforeAll(async () => {
+    s = await startServer({ postgres: false });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  const open = async (path: string, options: { locale?: string; width?: keyof typeof WIDTHS } = {}) => {
+    const context = await watch.context(browser!, options);
+    const page = await context.newPage();
+    await page.goto(s.baseUrl + path);
+    return page;
+  };
+  const enterKey = async (page: Page, key: string) => {
+    await page.locator('.key-prompt input[type="password"]').fill(key);
+    await page.locator('.key-prompt button[type="submit"]').click();
+  };
+  const upsert = (projects: unknown[]) => s.call('POST', '/api/webhook/projects', { body: { projects } });
+
+  it('an edit typed before the key was revoked is offered back after signing in, and saved', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    await upsert([project('a')]);
+    const made = await s.call('POST', '/api/keys', { body: { name: 'drafter', scopes: ['curate'] } });
+    expect(made.status, made.text).toBe(201);
+    const page = await open(`/projects/${slug('a')}/edit`);
+    await enterKey(page, made.json.data.key);
+    await page.getByLabel('English description').fill('Typed before the key was revoked.');
+    expect((await s.call('DELETE', `/api/keys/${made.json.data.id}`)).status).toBe(200);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // the page asks for a key again; the typed text is not lost
+    await page.locator('.key-prompt [role="alert"]').waitFor(WAIT);
+    await enterKey(page, s.key);
+    const offer = page.locator('.kept-edit');
+    await offer.waitFor(WAIT);
+    expect(await offer.innerText()).toContain('An edit you had not saved');
+    await screenshot(page, 'edit-kept');
+    await offer.getByRole('button', { name: 'Save my edit' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved as revision 2.' }).waitFor(WAIT);
+    expect(await page.getByLabel('English description').inputValue()).toBe(
+      'Typed before the key was revoked.',
+    );
+    const now = (await s.call('GET', `/api/projects/${slug('a')}`)).json.data;
+    expect(now.descriptionEn).toBe('Typed before the key was revoked.');
+    expect(await page.locator('.kept-edit').count()).toBe(0);
+    // saved: nothing is offered when the form opens again
+    await page.reload();
+    await page.getByLabel('English description').waitFor(WAIT);
+    expect(await page.locator('.kept-edit').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('a kept edit can be put back into the form or discarded (in Chinese too)', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    await upsert([project('b')]);
+    const page = await open(`/projects/${slug('b')}/edit`, { locale: 'zh-CN' });
+    await enterKey(page, s.key);
+    await page.getByLabel('英文名称').fill('Kept in the tab');
+    await page.reload();
+    const offer = page.locator('.kept-edit');
+    await offer.waitFor(WAIT);
+    expect(await offer.innerText()).toContain('有一处修改尚未保存');
+    await offer.getByRole('button', { name: '放回表单' }).click();
+    expect(await page.getByLabel('英文名称').inputValue()).toBe('Kept in the tab');
+    await page.reload();
+    await page.locator('.kept-edit').waitFor(WAIT);
+    await page.locator('.kept-edit').getByRole('button', { name: '丢弃' }).click();
+    expect(await page.getByLabel('英文名称').inputValue()).toBe(`Draft ${stamp} b`);
+    await page.reload();
+    await page.getByLabel('英文名称').waitFor(WAIT);
+    expect(await page.locator('.kept-edit').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('sent no request off the origin, and no page threw', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    expect(watch.elsewhere(s.baseUrl)).toEqual([]);
+    expect(watch.problems).toEqual([]);
+  });
+});
