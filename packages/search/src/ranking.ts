@@ -1,7 +1,10 @@
 import type { MatchField } from './types.ts';
 
 /*
- * The ranking: every tier, score and `match.field` of a search lives in this file.
+ * The ranking's scores: every tier, score and `match.field` class of a search lives in this
+ * file. The order of a relevance page is the ranking rules' (rules/, bucket-sort.ts: words,
+ * typo, exactness, attribute, sort); a hit's `match.score` numbers the bucket it is in, so that
+ * the scores fall in the rules' order and a cursor resumes at its score.
  *
  * How a project matched is summed up in one byte, its match code, built per query word and
  * combined over the words (search-index.ts computes it from the postings):
@@ -81,3 +84,6 @@ export const isKeyScore = (s: number): boolean => s >= 79;
 
 /** The highest score any match can have: scores fit in a byte. */
 export const MAX_SCORE = 100;
+
+/** score() of every match code (< 32) and key tier (< 8), looked up per hit. */
+export const SCORES = new Uint8Array(256).map((_, i) => (i >> 3 === 0 ? 0 : score(i >> 3, i & 7)));

@@ -1,11 +1,13 @@
+import { relevancePage } from './bucket-sort.ts';
 import { QueryCaches } from './caches.ts';
 import { SearchContext } from './context.ts';
 import { facetPass, maintainedFacets } from './facets.ts';
 import { type CompiledFilters, compileFilters, filterSet, noFilters } from './filters.ts';
 import { MAX_QUERY_TERMS } from './limits.ts';
 import { type Matched, match } from './matching.ts';
-import { Buckets, fieldOf, keyOf, keyTiers, relevancePage, SCORES, sortedPage, walkOrder } from './pages.ts';
-import { codeTypos, KEY_NONE } from './ranking.ts';
+import { fieldOf, keyOf, sortedPage, walkOrder } from './pages.ts';
+import { codeTypos, KEY_NONE, SCORES } from './ranking.ts';
+import { keyTiers, tierOf } from './rules/exactness.ts';
 import { select } from './select.ts';
 import { Store } from './store.ts';
 import { compareCodePoints, isCjkToken, tokens } from './text.ts';
@@ -25,8 +27,10 @@ import type {
  * The engine: the index (store.ts: its state, and the only writer of it) and its queries. A
  * query reads the index and keeps what it computes in its own context (context.ts), with the
  * scratch that outlives it in one place (caches.ts). A search (match, filter, count, facets, a
- * page) and a list (a walk of a pre-sorted order); how a query matches in matching.ts, the rank
- * tiers and pages in pages.ts (scores: ranking.ts), filters in filters.ts, facets in facets.ts.
+ * page) and a list (a walk of a pre-sorted order). A search passes, in order: matching.ts (the
+ * words' documents by match code), filters.ts (a bitmap), facets.ts, rules/exactness.ts (the key
+ * tiers), bucket-sort.ts with the ranking rules of rules/ (a relevance page) or pages.ts (a
+ * page in a sort's order; match.field), ranking.ts (the scores).
  */
 export class SearchIndex {
   /** The index's state, for reads (related projects read its postings and bitmaps). */
@@ -168,14 +172,14 @@ function searchPage(
   }
   if (!noFilters(f)) matched.restrict(filterSet(cx, f, all));
   const total = matched.union.count();
-  const buckets = new Buckets(cx, matched, keyTiers(cx, m, matched));
+  const tiers = keyTiers(cx, m, matched);
   const page =
     query.sort === 'relevance'
-      ? relevancePage(cx, query, buckets)
+      ? relevancePage(cx, query, matched, tiers)
       : sortedPage(cx, query, matched.union, total);
   const hits: ProjectHit[] = page.map((d) => {
     const code = matched.codeOf(d);
-    const tier = codeTypos(code) === 0 ? buckets.tierOf(d) : KEY_NONE;
+    const tier = codeTypos(code) === 0 ? tierOf(tiers, d) : KEY_NONE;
     const s = SCORES[(code << 3) | tier]!;
     return {
       id: ix.ids[d]!,
