@@ -1,53 +1,55 @@
 import type { IncomingMessage } from 'node:http';
+import type { InputShape } from '@directory/core/server';
+import { type BodyScan, scanBody } from './body-scan.ts';
 
 export type Body =
   | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'malformed' }
   | { kind: 'too-deep' }
-  | { kind: 'too-large' };
+  | { kind: 'too-large' }
+  /** Read and scanned (body-scan.ts), not parsed: parseBody parses it once its key may pay for it. */
+  | { kind: 'text'; text: string; scan: Extract<BodyScan, { kind: 'scanned' }> };
 
 /**
- * A body is parsed only to this nesting depth (deeper: 400;
- * docs/keys-and-limits.md#body-input-and-time-limits).
+ * Reads a request body, whatever its content type, and scans it against the input's shape
+ * (body-scan.ts) without parsing it. A body over the limit is still read to its end and thrown
+ * away, so that the 413 reply reaches the client: closing a socket with unread data resets the
+ * connection and can destroy the reply in flight.
  */
-export const MAX_BODY_DEPTH = 64;
-
-/**
- * Whether JSON text nests arrays and objects deeper than `max`: one pass over the text, before
- * any parse, so that no body costs more than that pass (brackets inside strings do not count).
- */
-export function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
-
-/**
- * Reads a request body as JSON, whatever its content type. A body over the limit is still
- * read to its end and thrown away, so that the 413 reply reaches the client: closing a socket
- * with unread data resets the connection and can destroy the reply in flight.
- */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<Body> {
+export async function readBody(
+  req: IncomingMessage,
+  limit: number,
+  shape: InputShape | undefined,
+  needKey: boolean,
+): Promise<Body> {
   const text = await readBodyText(req, limit);
   if (text === undefined) return { kind: 'too-large' };
   if (text.trim() === '') return { kind: 'none' };
-  if (nestsDeeperThan(text, MAX_BODY_DEPTH)) return { kind: 'too-deep' };
-  try {
-    return { kind: 'json', value: JSON.parse(text) };
-  } catch {
-    return { kind: 'malformed' };
-  }
+  const scan = scanBody(text, shape, { needKey });
+  return scan.kind === 'too-deep' ? scan : { kind: 'text', text, scan };
+}
+
+/** Bodies up to this size are parsed at once; larger ones one at a time, each after a turn. */
+const PARSE_AT_ONCE_BYTES = 64 * 1024;
+let parsing: Promise<unknown> = Promise.resolve();
+
+/**
+ * A scanned body parsed: its value, or undefined when it is not JSON. Large bodies are parsed
+ * one at a time per process, each after the event loop has had a turn, so that however many
+ * clients send them, other requests (and /healthz) are answered between two parses
+ * (docs/keys-and-limits.md#bodies).
+ */
+export function parseBody(text: string): Promise<{ value: unknown } | undefined> {
+  const parse = () => {
+    try {
+      return { value: JSON.parse(text) as unknown };
+    } catch {
+      return undefined;
+    }
+  };
+  if (text.length <= PARSE_AT_ONCE_BYTES) return Promise.resolve(parse());
+  const turn = parsing.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(parse);
+  parsing = turn;
+  return turn;
 }
 
 /** A request body as text (a leading BOM dropped); undefined when it is over `limit` bytes. */

@@ -2,30 +2,42 @@ import type { AppRouter, Meta } from '@directory/core';
 import {
   AppError,
   headerKey,
+  type InputShape,
   type KeyVerifier,
   type Principal,
+  procedureInputShape,
   requireScope,
   toAppError,
   unauthorized,
 } from '@directory/core/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { MAX_BODY_DEPTH, scanBody } from './body-scan.ts';
+import { stillValid } from './checked-body.ts';
 import { type RateLimits, rateLimitHeaders } from './rate-limit.ts';
-import { MAX_BODY_DEPTH, nestsDeeperThan, readBodyText } from './read-body.ts';
+import { readBodyText } from './read-body.ts';
+import { repeatedParameters } from './repeated-params.ts';
 import { sendError } from './rest-adapter.ts';
 
 /** A tRPC batch holds at most this many calls (more is 400; docs/keys-and-limits.md#rate-limiting). */
 export const MAX_BATCH_CALLS = 10;
 
-/** The procedures a /trpc request calls: one, or the calls of a batch (`?batch=1`). */
+/** Whether a /trpc request is a batch, read as tRPC reads it: `batch=1`, nothing else. */
+const isBatch = (req: Request) => req.query.batch === '1';
+
+/**
+ * The procedures a /trpc request calls, resolved as tRPC resolves them: the path's last segment
+ * (`/trpc/x/keys.create` calls `keys.create`), percent-decoded, split at commas in a batch.
+ */
 export function trpcCalls(req: Request): string[] {
+  const last = req.path.slice(req.path.lastIndexOf('/') + 1);
   let path: string;
   try {
-    path = decodeURIComponent(req.path.replace(/^\//, ''));
+    path = decodeURIComponent(last);
   } catch {
-    return [req.path];
+    return [last];
   }
-  return req.query.batch === '1' || req.query.batch === 'true' ? path.split(',') : [path];
+  return isBatch(req) ? path.split(',') : [path];
 }
 
 /**
@@ -41,7 +53,7 @@ export function sendTrpcError(req: Request, res: Response, err: AppError): void 
       data: { code: err.code, httpStatus: err.status, ...err.body },
     },
   };
-  const batch = req.query.batch === '1' || req.query.batch === 'true';
+  const batch = isBatch(req);
   const calls = batch ? trpcCalls(req).length : 1;
   res.status(err.status).json(batch ? Array.from({ length: calls }, () => shape) : shape);
 }
@@ -80,8 +92,8 @@ function knownHeaderPrincipal(
 }
 
 /**
- * The rate limits (docs/keys-and-limits.md#rate-limiting), before anything else of a request: a request
- * with a valid key in a header counts against that key (its own limit, else RATE_LIMIT_KEY_PER_MINUTE),
+ * The rate limits (docs/keys-and-limits.md#rate-limiting), before anything else of a request: a request with a valid
+ * key in a header counts against that key (its own limit, else RATE_LIMIT_KEY_PER_MINUTE),
  * any other against its client address (RATE_LIMIT_ANON_PER_MINUTE); each call of a tRPC batch
  * counts as one request, and a batch of more than 10 calls is refused first.
  */
@@ -95,6 +107,9 @@ export function rateLimitGate(options: {
     try {
       let calls = 1;
       if (options.trpc) {
+        // what tRPC reads once: a repeated one would be counted as one thing and run as another
+        const repeated = repeatedParameters(req.query, (name) => name === 'batch' || name === 'input');
+        if (repeated) return sendTrpcError(req, res, repeated);
         calls = trpcCalls(req).length;
         if (calls > MAX_BATCH_CALLS)
           return sendTrpcError(
@@ -128,36 +143,58 @@ export function rateLimitGate(options: {
 }
 
 /**
- * /trpc before tRPC reads anything (docs/keys-and-limits.md#named-keys-and-scopes): a key sent in a header
- * that is wrong (401) or lacks the scope of a keyed call of the request (403) is refused before the body
- * is read; then the body is read within the size limit (413) and to a nesting depth of 64 (400), and
- * handed to tRPC as text.
+ * /trpc before tRPC reads anything (docs/keys-and-limits.md#bodies): a keyed call without a key
+ * in a header (tRPC reads no key from a body: 401), with a wrong key (401) or a key that lacks
+ * its scope (403) is refused before the body is read; then the body is read within the size
+ * limit (413), its key checked again (a revoke while it arrived: 401), scanned to a nesting depth
+ * of 64 and every array against the schema's maximum (400), and handed to tRPC as text.
  */
 export function trpcGate(options: {
   router: AppRouter;
   keys: KeyVerifier;
   bodyLimitBytes: number;
 }): RequestHandler {
-  const procedures = options.router._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  const procedures = options.router._def.procedures as unknown as Record<
+    string,
+    { _def: { meta?: Meta; inputs?: unknown[] } }
+  >;
+  const shapes = new Map<string, InputShape | undefined>();
+  const shapeOf = (call: string) => {
+    if (!shapes.has(call) && procedures[call]) shapes.set(call, procedureInputShape(procedures[call]));
+    return shapes.get(call);
+  };
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const scopes = trpcCalls(req).flatMap((call) => {
+      const calls = trpcCalls(req);
+      const scopes = calls.flatMap((call) => {
         const scope = procedures[call]?._def.meta?.scope;
         return scope === undefined ? [] : [scope];
       });
       const principal = await headerPrincipal(req, res, options.keys);
-      if (scopes.length > 0 && principal !== undefined) {
-        if (principal === null) throw unauthorized();
+      if (scopes.length > 0 && (principal !== undefined || req.method === 'POST')) {
+        if (!principal) throw unauthorized();
         for (const scope of scopes) requireScope(principal, scope);
       }
       if (req.method === 'POST') {
         const text = await readBodyText(req, options.bodyLimitBytes);
         if (text === undefined)
           throw new AppError('PAYLOAD_TOO_LARGE', [`body: Must be at most ${options.bodyLimitBytes} bytes`]);
-        if (nestsDeeperThan(text, MAX_BODY_DEPTH))
+        const sent = headerKey(req.headers['x-api-key'], req.headers.authorization);
+        if (principal && sent !== undefined) await stillValid(options.keys, sent);
+        const shape: InputShape | undefined = isBatch(req)
+          ? {
+              array: false,
+              properties: Object.fromEntries(
+                calls.map((call, i) => [String(i), shapeOf(call) ?? { array: true }]),
+              ),
+            }
+          : shapeOf(calls[0] ?? '');
+        const scan = scanBody(text, shape, { needKey: false });
+        if (scan.kind === 'too-deep')
           throw new AppError('VALIDATION', [
             `body: Must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
           ]);
+        if (scan.tooLong !== undefined) throw new AppError('VALIDATION', [scan.tooLong]);
         // tRPC takes a string body as the body's text (and parses it once)
         (req as { body?: unknown }).body = text === '' ? undefined : text;
       }

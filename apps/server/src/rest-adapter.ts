@@ -7,25 +7,25 @@ import {
 } from '@directory/core';
 import {
   AppError,
-  authenticate,
   bootstrapVerifier,
   etagOf,
   type FeedServices,
   headerKey,
+  type InputShape,
   type KeyVerifier,
   type Principal,
+  procedureInputShape,
   type ReadModel,
   readCredentials,
   renderJson,
-  requireScope,
   toAppError,
-  unauthorized,
 } from '@directory/core/server';
 import type { Database, Kysely } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
+import { checkHeaderKey, readCheckedBody } from './checked-body.ts';
 import { reportError } from './logger.ts';
 import { movedHere } from './moved.ts';
-import { type Body, MAX_BODY_DEPTH, readJsonBody } from './read-body.ts';
+import { repeatedParameters } from './repeated-params.ts';
 import { ResponseCache } from './response-cache.ts';
 
 export interface RestOptions {
@@ -64,6 +64,8 @@ interface Route {
   scope?: Meta['scope'];
   /** meta.created: 201 instead of 200. */
   created?: true;
+  /** What its input may hold (array maxima, which parameters are lists): checked before parsing. */
+  shape?: InputShape | undefined;
 }
 
 /**
@@ -72,12 +74,14 @@ interface Route {
  * a parameter in its place (`/api/projects/{slug}`).
  */
 function routesOf(router: AppRouter): Route[] {
-  const procedures = router._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+  const procedures = router._def.procedures as unknown as Record<string, Procedure>;
   const params = (route: Route) => route.path.split(':').length;
   return routesIn(procedures).sort((a, b) => params(a) - params(b));
 }
 
-function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[] {
+type Procedure = { _def: { meta?: Meta; inputs?: unknown[] } };
+
+function routesIn(procedures: Record<string, Procedure>): Route[] {
   return Object.entries(procedures).flatMap(([procedure, def]) => {
     const openapi = def._def.meta?.openapi;
     if (!openapi) return [];
@@ -97,6 +101,7 @@ function routesIn(procedures: Record<string, { _def: { meta?: Meta } }>): Route[
         ...(bodyInput && { bodyInput }),
         ...(scope && { scope }),
         ...(created && { created }),
+        shape: procedureInputShape(def),
       },
     ];
   });
@@ -202,48 +207,41 @@ export function restRouter(options: RestOptions): Router {
         }
       }
       const sentKey = headerKey(req.headers['x-api-key'], req.headers.authorization);
-      // A key sent in a header is checked (401, then 403) before the body is
-      // read, so that a caller without the right key costs no parse; a declared length over the
-      // limit is still a 413 first (the check order 413 → 401 → 403 → 400).
-      let principal: Principal | undefined;
-      const declared = Number(req.headers['content-length']);
-      if (route.scope && sentKey !== undefined && !(readsBody(route.method) && declared > bodyLimitBytes)) {
-        try {
-          // the rate limit (rate-limit-gate.ts) may have looked the key up already
-          const known = res.locals.principal as Principal | null | undefined;
-          const found =
-            known === undefined ? await authenticate({ header: sentKey, body: undefined }, keys) : known;
-          if (found === null) throw unauthorized();
-          requireScope(found, route.scope);
-          principal = found;
-        } catch (err) {
-          return sendError(res, toAppError(err));
-        }
-      }
-      const body: Body = readsBody(route.method) ? await readJsonBody(req, bodyLimitBytes) : { kind: 'none' };
-      if (body.kind === 'too-large') {
-        return sendError(
-          res,
-          new AppError('PAYLOAD_TOO_LARGE', [`body: Must be at most ${bodyLimitBytes} bytes`]),
-        );
-      }
-      const value = body.kind === 'json' ? body.value : undefined;
+      // a key sent in a header is checked (401, then 403) before the body is read
+      const principal = await checkHeaderKey({
+        scope: route.scope,
+        headerKey: sentKey,
+        // a declared length over the limit is still a 413 first
+        tooLarge: readsBody(route.method) && Number(req.headers['content-length']) > bodyLimitBytes,
+        // the rate limit (request-gate.ts) may have looked the key up already
+        known: res.locals.principal as Principal | null | undefined,
+        keys,
+      });
+      if (principal instanceof AppError) return sendError(res, principal);
+      const single = (name: string) => inputFromQuery && route.shape?.properties?.[name]?.array === false;
+      const repeated = repeatedParameters(req.query, single);
+      if (repeated) return sendError(res, repeated);
+      const body = readsBody(route.method)
+        ? await readCheckedBody(req, {
+            limit: bodyLimitBytes,
+            shape: route.shape,
+            keys,
+            scope: route.scope,
+            headerKey: sentKey,
+            principal,
+          })
+        : { principal, value: undefined, bodyError: undefined };
+      if (body instanceof AppError) return sendError(res, body);
+      const value = body.value;
       const ctx: Context = {
         db,
         apiKey,
         credentials: readCredentials(sentKey, value),
         keys,
-        principal,
+        principal: body.principal,
         actor: req.headers['x-directory-actor'],
         ifMatch: req.headers['if-match'],
-        bodyError:
-          body.kind === 'malformed'
-            ? 'Malformed JSON'
-            : body.kind === 'too-deep'
-              ? `Must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`
-              : body.kind === 'json' && !isObject(value)
-                ? 'Expected a JSON object'
-                : undefined,
+        bodyError: body.bodyError,
         reportError: (err) => reportError(res.locals, err, { route: routeName }),
         signal: requestSignal(res),
         count: options.count,

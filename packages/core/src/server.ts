@@ -31,6 +31,7 @@ export { createAdminKeyIfNone } from './keys/admin-key.ts';
 export { openApiDocument } from './openapi.ts';
 export { ReadModel } from './read-model/read-model.ts';
 export { renderJson } from './render-json.ts';
+export { type InputShape, procedureInputShape } from './schemas/input-shape.ts';
 export { HTTP_URL_PATTERN, MAX_URL_BYTES } from './schemas/url-rule.ts';
 export { KEY_CACHE_MS, KeyStore, TOUCH_INTERVAL_MS } from './services/key-store.ts';
 export type { QueueEvent } from './services/queue-signals.ts';
