@@ -1,5 +1,5 @@
 import { BitPool } from './bitmap.ts';
-import { CACHE_ENTRIES } from './limits.ts';
+import { CACHE_ENTRIES, RELATED_LIMITS } from './limits.ts';
 
 /*
  * What outlives a query, in one place: the scratch a query borrows and gives back (bitmaps, a
@@ -19,6 +19,8 @@ export interface TagMatch {
 export class QueryCaches {
   /** The bitmaps of a query, given back when it ends. */
   readonly bits = new BitPool();
+  /** A related-projects query's scores (related.ts). */
+  readonly related = new RelatedScratch();
   private list = new Uint32Array(1024);
   private counts = new Int32Array(64);
   private readonly tagMatchMap = new Map<string, TagMatch>();
@@ -70,5 +72,36 @@ export class QueryCaches {
       this.slugRankVersion = version;
     }
     return this.slugRanks;
+  }
+}
+
+/**
+ * The scores of a related-projects query (related.ts), per document: each back to zero when
+ * it ends; `stamp` tells whether a feature already counted a document (no reset needed).
+ */
+export class RelatedScratch {
+  score = new Int32Array(1024);
+  stamp = new Uint32Array(1024);
+  private serial = 0;
+  /** The documents scored (at most RELATED_LIMITS.visits). */
+  readonly touched = new Uint32Array(RELATED_LIMITS.visits);
+
+  /** Grown to `end` documents. */
+  fit(end: number): void {
+    if (this.score.length >= end) return;
+    let n = this.score.length;
+    while (n < end) n *= 2;
+    this.score = new Int32Array(n);
+    this.stamp = new Uint32Array(n);
+    this.serial = 0;
+  }
+
+  /** A stamp no document has yet. */
+  nextStamp(): number {
+    if (this.serial >= 0xfffffff0) {
+      this.stamp.fill(0);
+      this.serial = 0;
+    }
+    return ++this.serial;
   }
 }

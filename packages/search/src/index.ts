@@ -18,7 +18,9 @@
  * - Everything is exact: totals, facet counts, cursors (key and id, valid after the cursor's
  *   project is gone).
  */
-export { MAX_QUERY_TERMS } from './limits.ts';
+export { MAX_QUERY_TERMS, RELATED_LIMITS } from './limits.ts';
+export { ownerOf } from './owners.ts';
+export type { RelatedHit } from './related-features.ts';
 export { SearchIndex } from './search-index.ts';
 export {
   compareCodePoints,

@@ -37,3 +37,21 @@ export const PAIR_BATCH = 4_000_000;
 
 /** A put of more projects than this is a batch: its pairs are buffered, its orders sorted once. */
 export const BATCH_PUT = 1000;
+
+/**
+ * The bounds of a related-projects query (related.ts; docs/search.md#related-projects): its
+ * work is at most `visits` postings, then `rescored` × (10 tags + owners + words) membership
+ * tests. related.test.ts reaches the visits cut-off.
+ */
+export const RELATED_LIMITS = {
+  /** Distinct words of the project's text looked at (in text order). */
+  sourceWords: 256,
+  /** Of those, the rarest kept as features. */
+  words: 32,
+  /** Owners of its links kept as features. */
+  owners: 4,
+  /** Postings visited to gather candidates, rarest feature first. */
+  visits: 20_000,
+  /** When the visits ran out: candidates rescored against every feature. */
+  rescored: 500,
+} as const;

@@ -82,6 +82,7 @@ export function toIndexed(
       updatedAt: startAt + i * 1000,
       tagIds: [...new Set(tagIds)],
       linkTypes: s.links.map((l) => l.type),
+      linkUrls: s.links.map((l) => l.url),
     };
   });
   return { projects, tags: [...tags.values()] };

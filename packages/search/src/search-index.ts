@@ -7,6 +7,8 @@ import { MAX_QUERY_TERMS } from './limits.ts';
 import { type Matched, match } from './matching.ts';
 import { fieldOf, keyOf, sortedPage, walkOrder } from './pages.ts';
 import { codeTypos, KEY_NONE, SCORES } from './ranking.ts';
+import { findRelated } from './related.ts';
+import type { RelatedHit } from './related-features.ts';
 import { keyTiers, tierOf } from './rules/exactness.ts';
 import { select } from './select.ts';
 import { Store } from './store.ts';
@@ -76,6 +78,11 @@ export class SearchIndex {
 
   stats(): { projects: number; tags: number; bytes: number } {
     return this.store.stats();
+  }
+
+  /** The `limit` projects most like project `id`, each with why (related.ts); undefined: no such project. */
+  findRelated(id: string, limit: number): RelatedHit[] | undefined {
+    return findRelated(this.store, this.caches.related, id, limit);
   }
 
   findProjects(query: ProjectQuery): ProjectHits {

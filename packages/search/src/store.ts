@@ -1,5 +1,6 @@
 import { DocTags } from './doc-tags.ts';
 import { BATCH_PUT, PAIR_BATCH } from './limits.ts';
+import { OwnerPostings } from './owners.ts';
 import { PairBuffer } from './pair-buffer.ts';
 import { Postings, setBit } from './postings.ts';
 import { SortedList } from './sorted-list.ts';
@@ -73,6 +74,8 @@ export class Store {
   readonly cjkName = new Postings();
   readonly cjkDesc = new Postings();
   readonly tagDocs = new Postings();
+  /** The documents of each owner of links (owners.ts): related projects read them. */
+  readonly owners = new OwnerPostings();
   /**
    * The documents of each key prefix of 1 to KEY_PREFIX_MAX code units (by keyPrefixCode):
    * whether any key of a document starts with a short query is then a posting list (read as
@@ -325,6 +328,7 @@ export class Store {
       const p = this.projects[d]!;
       this.unorder(d);
       this.unpost(d, termsOf(p));
+      this.owners.set(d, p.linkUrls, undefined);
       this.uncount(d);
       this.docOf.delete(id);
       this.projects[d] = undefined;
@@ -405,6 +409,7 @@ export class Store {
   }
 
   private setDoc(d: number, p: IndexedProject, tagNums: number[], terms: Terms) {
+    this.owners.set(d, this.projects[d]?.linkUrls, p.linkUrls);
     this.projects[d] = p;
     this.status[d] = p.status === 'ARCHIVED' ? 2 : 1;
     let mask = 0;
@@ -579,7 +584,7 @@ export class Store {
     }
     bytes += this.vocab.bytes();
     bytes += this.latinName.bytes() + this.latinDesc.bytes() + this.cjkName.bytes() + this.cjkDesc.bytes();
-    bytes += this.tagDocs.bytes() + this.docTags.bytes();
+    bytes += this.tagDocs.bytes() + this.docTags.bytes() + this.owners.bytes();
     bytes += this.keyPrefix.bytes() + this.keyPrefixIds.size * 64;
     for (const b of [...this.statusBits, ...this.linkBits]) bytes += b.byteLength;
     bytes += this.cjkIds.size * 64;

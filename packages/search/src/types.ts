@@ -34,6 +34,8 @@ export interface IndexedProject {
   tagIds: string[];
   /** The types of its links (duplicates allowed). */
   linkTypes: LinkType[];
+  /** The URLs of its links: their owners relate projects (owners.ts); absent: none. */
+  linkUrls?: string[];
 }
 
 export type ProjectSort = 'relevance' | 'updated' | 'created' | 'name';

@@ -134,6 +134,7 @@ export async function upsertInOrder(
       project: Omit<Project, 'links'>;
       action: UpsertAction;
       linkTypes: IndexedProject['linkTypes'];
+      linkUrls: string[];
     }[] = [];
     for (const { item, existing } of run) {
       const id = existing?.id ?? createId();
@@ -164,6 +165,7 @@ export async function upsertInOrder(
       drafts.push({
         action: existing ? 'updated' : 'created',
         linkTypes: input.links.map((l) => l.type),
+        linkUrls: input.links.map((l) => l.url),
         // endpoint 2's shape, in toProject's key order (the revision's hash is of this text)
         project: {
           id,
@@ -220,7 +222,7 @@ export async function upsertInOrder(
     const times = new Map(
       (await writeProjectBatch(trx, { inserts, updates, links: diff, revisions })).map((t) => [t.id, t]),
     );
-    for (const { project, linkTypes } of drafts) {
+    for (const { project, linkTypes, linkUrls } of drafts) {
       const t = times.get(project.id)!;
       indexed.push({
         id: project.id,
@@ -235,6 +237,7 @@ export async function upsertInOrder(
         updatedAt: t.updatedAt,
         tagIds: project.tags.map((tag) => tag.id),
         linkTypes,
+        linkUrls,
       });
     }
   }

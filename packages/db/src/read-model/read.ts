@@ -19,7 +19,8 @@ const PROJECT_SELECT = sql`p.id, p.name, p.name_en as "nameEn", p.slug, p.descri
   (extract(epoch from p.created_at) * 1000)::float8 as "createdAt",
   (extract(epoch from p.updated_at) * 1000)::float8 as "updatedAt",
   coalesce((select array_agg(pt.tag_id order by pt.position) from project_tags pt where pt.project_id = p.id), '{}') as "tagIds",
-  coalesce((select array_agg(l.type) from links l where l.project_id = p.id), '{}') as "linkTypes"`;
+  coalesce((select array_agg(l.type) from links l where l.project_id = p.id), '{}') as "linkTypes",
+  coalesce((select array_agg(l.url order by l.position) from links l where l.project_id = p.id), '{}') as "linkUrls"`;
 
 const TAG_SELECT = sql`t.id, t.name, t.name_en as "nameEn", t.slug`;
 
