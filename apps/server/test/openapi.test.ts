@@ -55,6 +55,8 @@ const ENDPOINTS = [
   { op: 'PATCH /api/webhooks/{id}', keyed: true },
   { op: 'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver', keyed: true },
   { op: 'POST /api/webhooks/{id}/ping', keyed: true },
+  // related projects
+  { op: 'GET /api/projects/{slug}/related', keyed: false },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -91,7 +93,10 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
   const curation = CURATION[op];
   if (curation) return Object.fromEntries(curation.map((status) => [String(status), ERRORS[status]!]));
   const statuses = [
-    ...(op === 'GET /api/projects/{slug}' || (method === 'GET' && path.includes('/revisions')) ? [301] : []),
+    ...(op === 'GET /api/projects/{slug}' ||
+    (method === 'GET' && (path.includes('/revisions') || path.endsWith('/related')))
+      ? [301]
+      : []),
     400,
     ...(keyed ? [401] : []),
     // every keyed operation needs a scope, but the one that tells a key what it may do
@@ -835,6 +840,19 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
         ),
       );
       for (const [i, { op }] of ENDPOINTS.entries()) conforms(op, replies[i]!, 408);
+    });
+
+    it('related projects', async () => {
+      const [a, b, merged] = [project(), project(), project()];
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [a, b, merged] } });
+      const slug = (p: { nameEn: string }) => p.nameEn.toLowerCase().replace(/\s+/g, '-');
+      await s.call('POST', `/api/projects/${slug(merged)}/merge`, { body: { into: slug(b) } });
+      const op = 'GET /api/projects/{slug}/related';
+      conforms(op, await call(op, { slug: slug(a) }, { key: false }), 200);
+      conforms(op, await s.call('GET', `/api/projects/${slug(a)}/related?limit=21`, { key: false }), 400);
+      conforms(op, await call(op, { slug: 'no-such-project' }, { key: false }), 404);
+      conforms(op, await call(op, { slug: slug(merged) }, { key: false }), 301);
+      conforms(op, await call(op, { slug: slug(a) }, { key: false, ...hugeHeaders }), 431);
     });
 
     it('every documented status and error string but 500 was seen', () => {

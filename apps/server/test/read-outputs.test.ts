@@ -53,6 +53,10 @@ describe.each(targets)('answers of the read model match their schemas on $name',
         '/api/projects?q=zzqqxx&facets=tags',
       ],
     ],
+    [
+      'projects.related',
+      () => [`/api/projects/${slugs[0]}/related`, `/api/projects/${slugs[1]}/related?limit=20`],
+    ],
     ['tags.find', () => ['/api/tags', '/api/tags?limit=2&next', `/api/tags?q=${encodeURIComponent('模型')}`]],
   ];
 

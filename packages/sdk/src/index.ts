@@ -28,6 +28,8 @@ export type {
   ListChangesInput,
   ListTasksInput,
   ProjectInput,
+  RelatedProjectItem,
+  RelatedProjectsInput,
   Task,
   TaskStatus,
   Webhook,

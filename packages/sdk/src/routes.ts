@@ -36,6 +36,7 @@ export const ROUTES = {
     upsert: { method: 'POST', path: '/api/webhook/projects', repeatable: true },
     find: { method: 'GET', path: '/api/projects', repeatable: true, readsModel: true },
     get: { method: 'GET', path: '/api/projects/{slug}', repeatable: true, readsModel: true, etag: true },
+    related: { method: 'GET', path: '/api/projects/{slug}/related', repeatable: true, readsModel: true },
     // an edit repeated converges on the same content (the repeat stores no revision); with
     // ifMatch a repeat after it took effect would answer 412, so it is not repeated
     edit: { method: 'PATCH', path: '/api/projects/{slug}', repeatable: false, etag: true },

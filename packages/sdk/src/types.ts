@@ -69,6 +69,12 @@ export type FindProjectsInput = {
   minPosition?: string;
 };
 
+/** GET /api/projects/{slug}/related: `limit` 1–20 (default 6). */
+export type RelatedProjectsInput = { slug: string; limit?: number; minPosition?: string };
+
+/** A related project: a list item with `related` (its score and what it shares). */
+export type RelatedProjectItem = RouterOutputs['projects']['related']['projects'][number];
+
 /** GET /api/tags. */
 export type FindTagsInput = {
   q?: string;
@@ -80,8 +86,9 @@ export type FindTagsInput = {
 
 /** The input of every SDK method that maps to one endpoint. */
 export type Inputs = {
-  projects: Omit<RouterInputs['projects'], 'find' | 'edit'> & {
+  projects: Omit<RouterInputs['projects'], 'find' | 'edit' | 'related'> & {
     find: FindProjectsInput;
+    related: RelatedProjectsInput;
     /** `ifMatch`: the `etag` of `get` (sent as If-Match: 412 when the project changed since). */
     edit: RouterInputs['projects']['edit'] & { ifMatch?: string };
   };

@@ -449,6 +449,38 @@ describe('directory get and delete', () => {
   });
 });
 
+describe('directory related', () => {
+  it('lists related projects with what they share; an unknown slug is exit 1 with the 404 message', async () => {
+    const org = `Rel-${Date.now()}`;
+    const over = (n: number) => ({
+      tags: [{ name: `related-${org}` }],
+      links: [{ type: 'CODEHOST', url: `https://github.com/${org}/p${n}` }],
+    });
+    const [a, b] = [project(over(1)), project(over(2))];
+    await server.call('POST', '/api/webhook/projects', { body: { projects: [a, b] } });
+    const shown = await cli(['related', slugOf(a), '--limit', '3']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const [header, first] = shown.stdout.split('\n');
+    expect(header).toMatch(/^SLUG +NAME +SCORE +TAGS +WORDS +OWNER$/);
+    expect(first).toMatch(
+      new RegExp(`^${slugOf(b)} .* related-${org.toLowerCase()} .* github\\.com/${org}$`),
+    );
+    const json = await cli(['related', slugOf(a), '--json']);
+    expect(JSON.parse(json.stdout).projects[0]).toMatchObject({
+      slug: slugOf(b),
+      related: { owner: `github.com/${org}` },
+    });
+    expect(await cli(['related', 'no-such-project'])).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'error: Project with slug "no-such-project" not found\n',
+    });
+    const refused = await cli(['related', slugOf(a), '--limit', '21']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('limit');
+  });
+});
+
 describe('usage and connection errors', () => {
   it.concurrent.each([
     [[], 'missing command'],
@@ -483,7 +515,7 @@ describe('usage and connection errors', () => {
       cli(['help', 'tasks', 'add']),
     ]);
     expect(all).toMatchObject({ code: 0, stderr: '' });
-    for (const name of ['import', 'tasks add', 'tasks list', 'check', 'get', 'delete']) {
+    for (const name of ['import', 'tasks add', 'tasks list', 'check', 'get', 'related', 'delete']) {
       expect(all.stdout).toContain(`\n  ${name} `);
     }
     expect(imp.stdout).toMatch(/^Usage: directory import <file\.json\|file\.ndjson\|->\n/);

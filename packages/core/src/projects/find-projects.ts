@@ -1,16 +1,10 @@
 import type { ProjectQuery } from '@directory/search';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
-import type { ProjectBody } from '../read-model/detail-cache.ts';
-import { renderAs } from '../render-json.ts';
 import { publicProcedure, readModelOf } from '../trpc.ts';
 import { trustedOutput } from '../trusted-output.ts';
-import {
-  FindProjectsInput,
-  FindProjectsOutput,
-  findProjectsMeta,
-  type ProjectListItem,
-} from './find-projects.types.ts';
+import { FindProjectsInput, FindProjectsOutput, findProjectsMeta } from './find-projects.types.ts';
+import { listItem } from './list-item.ts';
 
 const sortedSet = <T extends string>(values: T[] | undefined) => [...new Set(values ?? [])].sort();
 
@@ -79,7 +73,7 @@ export const findProjects = publicProcedure
       success: true as const,
       projects: hits.flatMap((hit) => {
         const p = byId.get(hit.id);
-        return p ? [listItem(p, hit.match, withContent)] : [];
+        return p ? [listItem(p, hit.match && { match: hit.match }, withContent)] : [];
       }),
       total: found.total,
       totalExact: true,
@@ -91,56 +85,6 @@ export const findProjects = publicProcedure
       ...(found.facets && { facets: facetsInOrder(found.facets) }),
     };
   });
-
-/**
- * A project's list item without `match` or content, as JSON without its closing brace: kept
- * per project object (the read model's objects never change; a newer version is a new object),
- * so that a page of projects shown before is written from bytes, not serialised again.
- */
-const listPrefixes = new WeakMap<ProjectBody, Buffer>();
-
-function listPrefixOf(p: ProjectBody): Buffer {
-  let prefix = listPrefixes.get(p);
-  if (!prefix) {
-    const json = JSON.stringify(plainListItem(p, undefined, false));
-    prefix = Buffer.from(json.slice(0, -1));
-    listPrefixes.set(p, prefix);
-  }
-  return prefix;
-}
-
-/** A project as a list shows it, rendered from its kept prefix unless it shows content. */
-function listItem(p: ProjectBody, match: ProjectListItem['match'], withContent: boolean): ProjectListItem {
-  const item = plainListItem(p, match, withContent);
-  if (withContent) return item;
-  return renderAs(item, () =>
-    Buffer.concat([listPrefixOf(p), Buffer.from(match ? `,"match":${JSON.stringify(match)}}` : '}')]),
-  );
-}
-
-/** A project as a list shows it: its fields in the schema's order, content only when asked for. */
-function plainListItem(
-  p: ProjectBody,
-  match: ProjectListItem['match'],
-  withContent: boolean,
-): ProjectListItem {
-  return {
-    id: p.id,
-    name: p.name,
-    nameEn: p.nameEn,
-    slug: p.slug,
-    description: p.description,
-    descriptionEn: p.descriptionEn,
-    ...(withContent && { content: p.content, contentEn: p.contentEn }),
-    status: p.status,
-    source: p.source,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-    tags: p.tags,
-    links: p.links,
-    ...(match && { match }),
-  };
-}
 
 /** The facets asked for, in the schema's order. */
 function facetsInOrder(f: NonNullable<FindProjectsOutput['facets']>): FindProjectsOutput['facets'] {

@@ -13,6 +13,7 @@ import { dismissDuplicates } from './dismiss-duplicates.ts';
 import { editProject } from './edit-project.ts';
 import { findDuplicates } from './find-duplicates.ts';
 import { findProjects } from './find-projects.ts';
+import { findRelatedProjects } from './find-related-projects.ts';
 import { getProject } from './get-project.ts';
 import { getProjectByUrl } from './get-project-by-url.ts';
 import { mergeProject } from './merge-project.ts';
@@ -23,6 +24,7 @@ export const projectsRouter = router({
   upsert: upsertProjects,
   find: findProjects,
   get: getProject,
+  related: findRelatedProjects,
   edit: editProject,
   delete: deleteProject,
   checkDuplicates: checkProjectDuplicates,

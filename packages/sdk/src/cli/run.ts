@@ -22,6 +22,7 @@ import { listTags } from './commands/list-tags.ts';
 import { listTasks } from './commands/list-tasks.ts';
 import { lockProject, unlockProject } from './commands/lock-project.ts';
 import { mergeProjects } from './commands/merge-projects.ts';
+import { relatedProjects } from './commands/related-projects.ts';
 import { revertProject } from './commands/revert-project.ts';
 import { revokeKey } from './commands/revoke-key.ts';
 import { rotateKey } from './commands/rotate-key.ts';
@@ -47,6 +48,7 @@ export const COMMANDS: Command[] = [
   work,
   checkUrls,
   getProject,
+  relatedProjects,
   deleteProject,
   listDuplicates,
   mergeProjects,
