@@ -21,6 +21,19 @@ describe('webhook targets', () => {
       'ff02::1',
       '::ffff:127.0.0.1',
       '::FFFF:10.0.0.1',
+      // every IPv6 spelling of a private IPv4 address, and the IPv6 prefixes that lead to one
+      '::ffff:7f00:1',
+      '::127.0.0.1',
+      '::7f00:1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:127.0.0.1',
+      '2002:7f00:1::',
+      '2002:a9fe:a9fe::1',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::1',
+      'fec0::1',
+      'feff::1',
+      '2001:0:4136:e378::1',
       'not an address',
     ])
       expect(isPrivateAddress(address), address).toBe(true);
@@ -34,6 +47,9 @@ describe('webhook targets', () => {
       '100.128.0.1',
       '2001:db8::1',
       '::ffff:8.8.8.8',
+      '::ffff:808:808',
+      '2002:808:808::1',
+      '2606:4700::1111',
     ])
       expect(isPrivateAddress(address), address).toBe(false);
   });
