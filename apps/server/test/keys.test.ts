@@ -313,19 +313,32 @@ describe.each(targets)('keys, scopes and limits on $name', (target) => {
     expect(after[0]).toMatchObject({ actor: null, key: null });
   });
 
-  it('refuses an actor with a control or format character (bidi override, zero-width) with 400', async () => {
+  it('refuses an actor or a key name that is not plain (bidi override, zero-width, separator, filler) with 400', async () => {
     const p = project();
-    for (const actor of ['system\u202enimda', 'a\u200bb', 'x\u2066y']) {
+    const hidden = [
+      'system\u202enimda',
+      'a\u200bb',
+      'x\u2066y',
+      '\u3164',
+      'a\u115Fb',
+      '\u2800',
+      'a\u034Fb',
+      'a\u2028b',
+    ];
+    for (const actor of hidden) {
       const r = await s.call('POST', '/api/webhook/projects', {
         headers: { 'x-directory-actor': encodeURIComponent(actor) },
         body: { projects: [p] },
       });
       expect(r.status, actor).toBe(400);
-      expect(r.json.details[0]).toMatch(
-        /^header X-Directory-Actor: Must not contain control or format characters/,
-      );
+      expect(r.json.details[0]).toMatch(/^header X-Directory-Actor: Must not contain control, format/);
     }
     expect((await s.call('GET', `/api/projects/${slugOf(p)}`, { key: false })).status).toBe(404);
+    for (const name of ['evil\u202egnp.exe', ...hidden]) {
+      const r = await s.call('POST', '/api/keys', { body: { name, scopes: ['tasks:read'] } });
+      expect(r.status, JSON.stringify(name)).toBe(400);
+      expect(r.json.details).toEqual([expect.stringMatching(/^name: Must not contain control, format/)]);
+    }
   });
 
   it('limits a key to its own rateLimit: RateLimit headers, then 429 with Retry-After', async () => {

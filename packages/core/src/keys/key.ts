@@ -1,5 +1,6 @@
 import type { KeyRow } from '@directory/db';
 import { z } from 'zod';
+import { isPlainName, PLAIN_NAME_RULE } from '../domain/plain-name.ts';
 import { SCOPES } from '../domain/scopes.ts';
 import { isoOrNull, text, timestamp } from '../schemas/common.ts';
 
@@ -13,7 +14,8 @@ export const RateLimit = z
 
 export const ScopeName = z.enum(SCOPES);
 
-export const KeyName = text({ min: 1, max: 100 });
+/** A key's name: shown in history as the actor of its writes, so a plain name (domain/plain-name.ts). */
+export const KeyName = text({ min: 1, max: 100 }).refine(isPlainName, PLAIN_NAME_RULE);
 
 /** A named key as every answer shows it: never the key itself. */
 export const ApiKeyRecord = z
