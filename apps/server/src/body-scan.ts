@@ -150,7 +150,9 @@ export function scanBody(
             : `${pathOf(stack, depth)}: Must have at most ${max} members`;
           // the rest matters only for the body's key, when no header sent one
           if (!needKey) return { kind: 'scanned', apiKey, tooLong };
-          const rest = stack[0]?.array ? apiKey : keyFrom(text, i, depth, apiKey, slashes);
+          // no `"apiKey"` and no \u escape (the only way to spell it otherwise) in the rest: none there
+          const none = text.indexOf('"apiKey"', i) === -1 && text.indexOf('\\u', i) === -1;
+          const rest = stack[0]?.array || none ? apiKey : keyFrom(text, i, depth, apiKey, slashes);
           return { kind: 'scanned', apiKey: rest, tooLong };
         }
       }
