@@ -2,10 +2,12 @@ import { curationZh } from './curation.zh.ts';
 import type { Messages } from './en.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysZh } from './keys.zh.ts';
+import { relatedZh } from './related.zh.ts';
 
 export const zh: Messages = {
   ...curationZh,
   ...keysZh,
+  ...relatedZh,
   appName: '项目目录',
   skipToContent: '跳到正文',
   nav: '主导航',

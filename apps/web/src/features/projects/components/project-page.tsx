@@ -13,6 +13,7 @@ import { Link, navigate, useLocation } from '../../../lib/router.tsx';
 import { getProject, type Project } from '../api/get-project.ts';
 import { History } from './history.tsx';
 import { LockControl } from './lock-control.tsx';
+import { RelatedProjects } from './related-projects.tsx';
 
 export default function ProjectPage({ slug }: { slug: string }) {
   const { t, lang } = useI18n();
@@ -125,7 +126,10 @@ export default function ProjectPage({ slug }: { slug: string }) {
               <LanguageColumn key={column} project={project} column={column} />
             ))}
           </div>
-          <Links project={project} />
+          <aside className="project-side">
+            <Links project={project} />
+            <RelatedProjects slug={project.slug} />
+          </aside>
         </div>
       )}
     </article>
