@@ -216,6 +216,18 @@ function targets(report: Report): Target[] {
     });
   }
 
+  // related projects against GET by slug over the same 5,000 warm slugs (slug-unkeyed)
+  const relatedRatio = (size: SizeResult) => {
+    const [r, slug] = [measured(size, 'related'), measured(size, 'slug-unkeyed')];
+    return r && slug ? r.reqPerSec / slug.reqPerSec : undefined;
+  };
+  const related = relatedRatio(main);
+  list.push({
+    name: 'related projects ≥ 0.5 × GET by slug (same 5,000 slugs)',
+    met: related === undefined ? undefined : related >= 0.5,
+    detail: each((size) => relatedRatio(size)?.toFixed(2)),
+  });
+
   const failing = main.measurements.filter((m) => m.non2xx + m.errors > 0);
   list.push({
     name: `no non-2xx ${at}`,
@@ -596,6 +608,8 @@ project's own fields fill); tasks always with SQL; then \`VACUUM (ANALYZE)\`.
   letters with two letters swapped (one typo); ranked by relevance.
 - \`search-facets\`: GET /api/projects?q=<a common Chinese word>&facets=tags,status,linkTypes.
 - \`search-tags\`: GET /api/tags (the 50 tags with the most projects).
+- \`related\`: GET /api/projects/{slug}/related over the same 5,000 slugs as \`slug-unkeyed\` (run
+  with it; RESPONSE_CACHE_MB=0 computes every answer afresh).
 - \`freshness\` (not an autocannon run): see "Read model" above.
 - \`upsert-before\`: the upsert scenario against the server before the read model and this one.
 

@@ -76,6 +76,28 @@ export function scenarios(ctx: ScenarioContext, options: ScenarioOptions): Scena
     },
   });
 
+  // Related projects (docs/search.md#related-projects) of the same 5,000 slugs as slug-unkeyed:
+  // the target is at least half of its rate, each answer computed afresh (RESPONSE_CACHE_MB=0).
+  const related: Scenario = {
+    key: 'related',
+    label: 'GET /api/projects/{slug}/related (same 5,000 slugs)',
+    target: 'server',
+    connections: options.connections,
+    requests: () => {
+      const random = prng(2);
+      const few = Math.min(n, 5000);
+      return [
+        {
+          method: 'GET',
+          setupRequest: (req) => {
+            req.path = `/api/projects/${encodeURIComponent(slugs[Math.floor(random() * few)]!)}/related`;
+            return req;
+          },
+        },
+      ];
+    },
+  };
+
   const listTasks = (deep: boolean, status: 'PENDING' | undefined): Scenario => {
     const total = status ? pending : tasks.length;
     const offset = deep ? Math.floor(total * 0.9) : 0;
@@ -163,6 +185,7 @@ export function scenarios(ctx: ScenarioContext, options: ScenarioOptions): Scena
     getBySlug('server'),
     slugOfFew(undefined),
     ...(ctx.namedKey ? [slugOfFew(ctx.namedKey)] : []),
+    related,
     {
       key: 'task',
       label: 'GET /api/discovery/tasks/{id}',
