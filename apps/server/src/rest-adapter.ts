@@ -187,11 +187,9 @@ export function restRouter(options: RestOptions): Router {
     const inputFromQuery = route.method === 'get' || (route.method === 'delete' && !route.bodyInput);
     const routeName = `${route.method.toUpperCase()} ${route.path}`;
     rest[route.method](route.path, async (req: Request, res: Response) => {
-      // A read of the model is answered in a turn of the reads (read-model/turns.ts), so that
-      // however many clients read, writes and /healthz get the event loop between turns.
-      const inReadTurn = route.readsModel === true && model !== undefined;
-      if (inReadTurn) await model.turn();
-      // A read of the model asked again while the model has not changed: the kept answer.
+      // A read of the model asked again while the model has not changed: the kept answer, taken
+      // in a turn of the reads (read-model/turns.ts) as a fresh answer's work is (ReadModel.read),
+      // so that however many clients read, writes and /healthz get the event loop between turns.
       // (minPosition may have to wait: such reads go the whole way.)
       const cacheKey =
         cacheBytes > 0 && route.readsModel && model?.ready && req.query.minPosition === undefined
@@ -199,7 +197,7 @@ export function restRouter(options: RestOptions): Router {
           : undefined;
       const version = model?.version ?? 0;
       if (cacheKey !== undefined && model) {
-        const kept = answers.get(cacheKey, version);
+        const kept = await model.inTurn(() => answers.get(cacheKey, model.version));
         if (kept) {
           res.setHeader(POSITION_HEADER, model.positionHeader);
           if (kept.link) res.setHeader('Link', kept.link);
@@ -249,7 +247,6 @@ export function restRouter(options: RestOptions): Router {
         allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
         sendWebhook: options.sendWebhook,
         readModel: options.readModel,
-        inReadTurn,
         setHeader: (name, value) => res.setHeader(name, value),
       };
       const fields = inputFromQuery ? { ...req.query } : isObject(value) ? value : {};

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { ReadModel } from '@directory/core/server';
 import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -88,6 +89,8 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
 export interface TestServer extends Client {
   db: DatabaseHandle;
   databaseUrl: string;
+  /** The server's read model (to look at what runs in its turns). */
+  readModel: ReadModel;
   close(): Promise<void>;
 }
 
@@ -124,6 +127,7 @@ export async function startServer(
     ...client(`http://127.0.0.1:${port}`, key),
     db,
     databaseUrl,
+    readModel: model,
     async close() {
       await feed.stop();
       await model.stop();

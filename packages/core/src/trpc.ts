@@ -60,11 +60,6 @@ export interface Context {
   sendWebhook?: ((url: string, body: string, headers: Record<string, string>) => Promise<number>) | undefined;
   /** This process's read model: the reads of projects and tags come from it. */
   readModel?: ReadModel | undefined;
-  /**
-   * The transport answers this request in a turn of the read model's reads (ReadModel.turn,
-   * read-model/turns.ts): its search runs at once instead of waiting for another turn.
-   */
-  inReadTurn?: boolean | undefined;
   /** Sets a response header (X-Directory-Position); transports without headers leave it out. */
   setHeader?: ((name: string, value: string) => void) | undefined;
 }

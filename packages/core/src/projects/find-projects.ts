@@ -53,37 +53,41 @@ export const findProjects = publicProcedure
       limit: input.limit,
       facets: [...new Set(input.facets ?? [])],
     };
-    const { found, asOf } = await model.search((index) => {
-      // The walk's first page fixes asOf (what the model has when it is searched): later pages
-      // leave out projects written after it, so that one whose sort key moved past the cursor
-      // is not listed twice.
-      const asOf = after?.asOf !== undefined ? Number(after.asOf) : model.asOf;
-      const found = index.findProjects(
-        after ? { ...query, after: { key: after.key, id: after.id }, asOf } : query,
-      );
-      return { found, asOf };
-    }, ctx.inReadTurn);
-    const hits = found.hits.slice(0, input.limit);
-    const hasMore = found.hits.length > input.limit;
-    const projects = await model.projects(hits.map((h) => h.id));
-    const byId = new Map(projects.map((p) => [p.id, p]));
     const withContent = input.include === 'content';
-    const last = hits[hits.length - 1];
-    return {
-      success: true as const,
-      projects: hits.flatMap((hit) => {
-        const p = byId.get(hit.id);
-        return p ? [listItem(p, hit.match && { match: hit.match }, withContent)] : [];
-      }),
-      total: found.total,
-      totalExact: true,
-      hasMore,
-      nextCursor:
-        hasMore && last
-          ? encodeCursor(pageCursor, { key: last.key, id: last.id, asOf: String(asOf) }, scope)
-          : null,
-      ...(found.facets && { facets: facetsInOrder(found.facets) }),
-    };
+    // the search, the page's details and the answer in the read's turn (read-model.ts read)
+    return model.read(
+      (index) => {
+        // The walk's first page fixes asOf (what the model has when it is searched): later pages
+        // leave out projects written after it, so that one whose sort key moved past the cursor
+        // is not listed twice.
+        const asOf = after?.asOf !== undefined ? Number(after.asOf) : model.asOf;
+        const found = index.findProjects(
+          after ? { ...query, after: { key: after.key, id: after.id }, asOf } : query,
+        );
+        const hits = found.hits.slice(0, input.limit);
+        return { ids: hits.map((h) => h.id), page: { found, asOf, hits } };
+      },
+      ({ found, asOf, hits }, projects) => {
+        const hasMore = found.hits.length > input.limit;
+        const byId = new Map(projects.map((p) => [p.id, p]));
+        const last = hits[hits.length - 1];
+        return {
+          success: true as const,
+          projects: hits.flatMap((hit) => {
+            const p = byId.get(hit.id);
+            return p ? [listItem(p, hit.match && { match: hit.match }, withContent)] : [];
+          }),
+          total: found.total,
+          totalExact: true,
+          hasMore,
+          nextCursor:
+            hasMore && last
+              ? encodeCursor(pageCursor, { key: last.key, id: last.id, asOf: String(asOf) }, scope)
+              : null,
+          ...(found.facets && { facets: facetsInOrder(found.facets) }),
+        };
+      },
+    );
   });
 
 /** The facets asked for, in the schema's order. */

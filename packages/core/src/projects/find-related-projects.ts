@@ -21,21 +21,27 @@ export const findRelatedProjects = publicProcedure
   .output(trustedOutput(FindRelatedProjectsOutput))
   .query(async ({ ctx, input }) => {
     const model = await readModelOf(ctx, input.minPosition);
-    const id = model.idOfSlug(input.slug);
-    const found =
-      id === undefined
-        ? undefined
-        : await model.search((index) => index.findRelated(id, input.limit), ctx.inReadTurn);
+    // the search, the page's details and the answer in the read's turn (read-model.ts read)
+    const answer = await model.read(
+      (index) => {
+        const id = model.idOfSlug(input.slug);
+        const found = id === undefined ? undefined : index.findRelated(id, input.limit);
+        return { ids: found?.map((h) => h.id) ?? [], page: found };
+      },
+      (found, projects) => {
+        if (!found) return undefined;
+        const byId = new Map(projects.map((p) => [p.id, p]));
+        return {
+          success: true as const,
+          projects: found.flatMap((hit) => {
+            const p = byId.get(hit.id);
+            const related = { score: hit.score / 1000, tags: hit.tags, words: hit.words, owner: hit.owner };
+            return p ? [listItem(p, { related }, false)] : [];
+          }),
+        };
+      },
+    );
     // the REST adapter's 301 keeps the rest of the path and the query (apps/server/src/moved.ts)
-    if (!found) throw await missingProject(ctx.db, input.slug, 'read', projectNotFound(input.slug));
-    const projects = await model.projects(found.map((h) => h.id));
-    const byId = new Map(projects.map((p) => [p.id, p]));
-    return {
-      success: true as const,
-      projects: found.flatMap((hit) => {
-        const p = byId.get(hit.id);
-        const related = { score: hit.score / 1000, tags: hit.tags, words: hit.words, owner: hit.owner };
-        return p ? [listItem(p, { related }, false)] : [];
-      }),
-    };
+    if (!answer) throw await missingProject(ctx.db, input.slug, 'read', projectNotFound(input.slug));
+    return answer;
   });

@@ -27,8 +27,13 @@ export const getProject = publicProcedure
   .output(trustedOutput(GetProjectOutput))
   .query(async ({ ctx, input }) => {
     const model = await readModelOf(ctx, input.minPosition);
-    const id = model.idOfSlug(input.slug);
-    const [project] = id === undefined ? [] : await model.projects([id]);
+    const project = await model.read(
+      () => {
+        const id = model.idOfSlug(input.slug);
+        return { ids: id === undefined ? [] : [id], page: undefined };
+      },
+      (_, [found]) => found,
+    );
     if (project) return { success: true as const, data: project };
     const row = await findProjectDetailBySlug(ctx.db, input.slug);
     if (!row) throw await missingProject(ctx.db, input.slug, 'read', projectNotFound(input.slug));

@@ -3,30 +3,38 @@ import { toProject } from '../schemas/project.ts';
 import type { DetailCache, ProjectBody as Project } from './detail-cache.ts';
 
 /**
- * The projects of a page in the API's shape, in the order of `ids`: from the detail cache,
- * the misses read in one statement. A project deleted meanwhile is left out.
+ * The projects of a page in the API's shape, in the order of `ids`, from the detail cache (and
+ * `loaded`, what was just read for it): synchronous, so that it runs in the read's turn. The ids
+ * neither has are `missing`; a project deleted meanwhile is left out of `projects`.
  */
-export async function projectsOf(
+export function cachedProjects(
+  details: DetailCache,
+  ids: string[],
+  loaded?: Map<string, Project>,
+): { projects: Project[]; missing: string[] } {
+  const projects: Project[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const p = details.get(id) ?? loaded?.get(id);
+    if (p) projects.push(p);
+    else if (!loaded) missing.push(id);
+  }
+  return { projects, missing };
+}
+
+/** Reads projects the detail cache lacks in one statement, and keeps them there. */
+export async function loadProjects(
   db: Kysely<Database>,
   details: DetailCache,
   ids: string[],
-): Promise<Project[]> {
-  const out: (Project | undefined)[] = ids.map((id) => details.get(id));
-  const missing = ids.filter((_, i) => out[i] === undefined);
-  if (missing.length > 0) {
-    const since = details.begin();
-    try {
-      const rows = await findProjectDetailsByIds(db, missing);
-      const byId = new Map(rows.map((r) => [r.id, toProject(r)]));
-      for (let i = 0; i < ids.length; i++) {
-        if (out[i] !== undefined) continue;
-        const p = byId.get(ids[i]!);
-        out[i] = p;
-        if (p) details.fill(p, since);
-      }
-    } finally {
-      details.end();
-    }
+): Promise<Map<string, Project>> {
+  const since = details.begin();
+  try {
+    const rows = await findProjectDetailsByIds(db, ids);
+    const byId = new Map(rows.map((r) => [r.id, toProject(r)]));
+    for (const p of byId.values()) details.fill(p, since);
+    return byId;
+  } finally {
+    details.end();
   }
-  return out.filter((p): p is Project => p !== undefined);
 }

@@ -18,7 +18,7 @@ import { applyRows, applyWrittenRows, buildContents } from './contents.ts';
 import { DetailCache, type ProjectBody as Project } from './detail-cache.ts';
 import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
 import { decodePosition, encodePosition, Freshness } from './position.ts';
-import { projectsOf } from './project-pages.ts';
+import { cachedProjects, loadProjects } from './project-pages.ts';
 import { Turns } from './turns.ts';
 import { AppliedVersions } from './versions.ts';
 import { pause, timer } from './waiting.ts';
@@ -52,8 +52,9 @@ import { pause, timer } from './waiting.ts';
  *   transaction holds the feed back, it looks again every 20 ms.
  * - Pages (project-pages.ts): the projects of a page in the API's shape, through the detail
  *   cache (detail-cache.ts).
- * - Turns (turns.ts): searches run in turns of a few milliseconds, so that writes, applies and
- *   /healthz get the event loop between them however many clients search.
+ * - Turns (turns.ts): a read's work (the search, the page's details, its answer) runs in turns
+ *   of a few milliseconds (`read`), so that writes, applies and /healthz get the event loop
+ *   between them however many clients read; only a detail-cache miss waits outside, on I/O.
  */
 
 export { encodePosition };
@@ -88,8 +89,6 @@ const SYNONYMS_CHECK_MS = 500;
 
 export const notReady = () =>
   new AppError('UNAVAILABLE', ['The search index is being built; retry after Retry-After seconds']);
-
-const noop = () => {};
 
 export class ReadModel {
   index = new SearchIndex();
@@ -320,20 +319,38 @@ export class ReadModel {
   }
 
   /**
-   * Runs a search of the index in a turn (turns.ts): resolves with its answer once the searches
-   * queued before it have run and the event loop has had its turns in between.
+   * A read of the model, its whole work in its turn (turns.ts): `search` reads the index and
+   * names the projects its answer shows; `build` makes the answer from their details. Both run
+   * in one turn when the detail cache has every project; else the missing ones are read from
+   * the database (I/O, between turns) and `build` runs in a later turn with them.
    */
-  search<T>(find: (index: SearchIndex) => T, inTurn = false): Promise<T> {
-    return inTurn ? Promise.resolve(find(this.index)) : this.turns.run(() => find(this.index));
+  async read<P, T>(
+    search: (index: SearchIndex) => { ids: string[]; page: P },
+    build: (page: P, projects: Project[]) => T,
+  ): Promise<T> {
+    let found: { ids: string[]; page: P } | undefined;
+    let missing: string[] = [];
+    const first = await this.turns.run(() => {
+      found = search(this.index);
+      const cached = cachedProjects(this.details, found.ids);
+      missing = cached.missing;
+      return missing.length === 0 ? { answer: build(found.page, cached.projects) } : undefined;
+    });
+    if (first) return first.answer;
+    const loaded = await loadProjects(this.db, this.details, missing);
+    return this.turns.run(() =>
+      build(found!.page, cachedProjects(this.details, found!.ids, loaded).projects),
+    );
   }
 
-  /**
-   * Resolves in a turn of the reads (turns.ts): a transport awaits it before it answers a
-   * read of the model, so that all of the answer's work — a kept answer, the search, the
-   * serialising and the write to the socket — happens in turns (then `search(…, true)`).
-   */
-  turn(): Promise<void> {
-    return this.turns.run(noop);
+  /** Runs work that reads nothing but the model's memory (a kept answer) in a turn of the reads. */
+  inTurn<T>(work: () => T): Promise<T> {
+    return this.turns.run(work);
+  }
+
+  /** Whether a read's work is running in its turn now (read-turns.test.ts checks what does). */
+  get inReadTurn(): boolean {
+    return this.turns.active;
   }
 
   /** Searches waiting for their turn (/metrics). */
@@ -349,11 +366,6 @@ export class ReadModel {
   /** A later page of a walk leaves out projects written after its first page (see find-projects). */
   get asOf(): number {
     return this.maxUpdated;
-  }
-
-  /** The projects of a page in the API's shape, in the order of `ids` (project-pages.ts). */
-  projects(ids: string[]): Promise<Project[]> {
-    return projectsOf(this.db, this.details, ids);
   }
 
   stats(): ReadModelStats {

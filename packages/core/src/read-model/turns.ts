@@ -17,6 +17,8 @@ export class Turns {
   private queue: (() => void)[] = [];
   private head = 0;
   private running = false;
+  /** True while a queued read's work runs (its synchronous part, in a turn). */
+  active = false;
 
   constructor(private readonly budgetMs = 4) {}
 
@@ -24,10 +26,13 @@ export class Turns {
   run<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push(() => {
+        this.active = true;
         try {
           resolve(fn());
         } catch (err) {
           reject(err);
+        } finally {
+          this.active = false;
         }
       });
       if (!this.running) {

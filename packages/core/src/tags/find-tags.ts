@@ -12,26 +12,30 @@ export const findTags = publicProcedure
     const scope = { secret: ctx.apiKey, query: { tags: true, q: input.q ?? null, sort: input.sort } };
     const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
     const model = await readModelOf(ctx, input.minPosition);
-    const { hits } = await model.search(
-      (index) =>
-        index.findTags({
+    return model.read(
+      (index) => ({
+        ids: [],
+        page: index.findTags({
           ...(input.q !== undefined && { q: input.q }),
           sort: input.sort,
           limit: input.limit,
           ...(after && { after: { key: after.key, id: after.id } }),
-        }),
-      ctx.inReadTurn,
-    );
-    const page = hits.slice(0, input.limit);
-    const hasMore = hits.length > input.limit;
-    const last = page[page.length - 1];
-    return {
-      success: true as const,
-      tags: page.flatMap((hit) => {
-        const tag = model.index.tag(hit.id);
-        return tag ? [{ ...tag, projectCount: hit.projectCount }] : [];
+        }).hits,
       }),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor(pageCursor, { key: last.key, id: last.id }, scope) : null,
-    };
+      (hits) => {
+        const page = hits.slice(0, input.limit);
+        const hasMore = hits.length > input.limit;
+        const last = page[page.length - 1];
+        return {
+          success: true as const,
+          tags: page.flatMap((hit) => {
+            const tag = model.index.tag(hit.id);
+            return tag ? [{ ...tag, projectCount: hit.projectCount }] : [];
+          }),
+          hasMore,
+          nextCursor:
+            hasMore && last ? encodeCursor(pageCursor, { key: last.key, id: last.id }, scope) : null,
+        };
+      },
+    );
   });
