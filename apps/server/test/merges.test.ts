@@ -109,6 +109,30 @@ describe.each(targets)('merges and aliases on $name', (target) => {
     }
   });
 
+  it('a merge is a revision of the project kept, even when nothing on it changed', async () => {
+    // one paper and the same tags: the merge moves nothing onto the project kept
+    const links = [{ type: 'PAPER', url: uniqueUrl('same-paper') }];
+    const a = project({ links });
+    const [from, into] = await create(a, project({ links, tags: a.tags }));
+    const before = (await s.call('GET', `/api/projects/${into}/revisions`, { key: false })).json.revisions;
+    expect((await merge(from!, into!)).status).toBe(200);
+    const after = (await s.call('GET', `/api/projects/${into}/revisions`, { key: false })).json.revisions;
+    expect(after).toHaveLength(before.length + 1);
+    expect(after[0]).toMatchObject({
+      revision: before[0].revision + 1,
+      action: 'updated',
+      via: 'merge',
+      merged: [from],
+      slug: into,
+    });
+    // the others carry no `merged`
+    expect(after.slice(1).every((r: object) => !('merged' in r))).toBe(true);
+    const deleted = await s.call('GET', `/api/projects/deleted?limit=100`);
+    expect(deleted.json.projects.find((d: { slug: string }) => d.slug === from)).toMatchObject({
+      mergedInto: { slug: into },
+    });
+  });
+
   it('409 into itself or into an alias; 404 for an unknown slug on either side', async () => {
     const [x, y, z] = await create(project(), project(), project());
     const self = await merge(x!, x!);

@@ -14,6 +14,7 @@ import * as writePath from './migrations/2026_11_26_000900_write_path.ts';
 import * as curation from './migrations/2026_11_26_000950_curation.ts';
 import * as apiKeys from './migrations/2026_11_26_000960_api_keys.ts';
 import * as linksIndex from './migrations/2026_11_26_000970_links_index.ts';
+import * as mergeRevisions from './migrations/2026_11_27_000980_merge_revisions.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_000950_curation': curation,
   '2026_11_26_000960_api_keys': apiKeys,
   '2026_11_26_000970_links_index': linksIndex,
+  '2026_11_27_000980_merge_revisions': mergeRevisions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -201,6 +201,8 @@ export interface ProjectRevisionsTable {
   /** The named key that made it (migration 2026_11_26_000960_api_keys); null: the bootstrap key. */
   key_id: string | null;
   key_name: string | null;
+  /** A merge's revision of the project kept: the slugs merged into it (migration 2026_11_27_000980). */
+  merged: string[] | null;
 }
 
 /** Named keys (migration 2026_11_26_000960_api_keys): the SHA-256 of each key, never the key. */

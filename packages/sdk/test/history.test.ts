@@ -129,6 +129,10 @@ describe('history in the SDK and the CLI', () => {
     await client.projects.merge({ slug: slugOf(a), into: slugOf(b) });
     const byAlias = await cli(['history', slugOf(a)]);
     expect(byAlias.code, byAlias.stderr).toBe(0);
+    // the merge is the newest line of the project kept
+    expect(byAlias.stdout.split('\n')[1]).toMatch(
+      new RegExp(`^3\\s.*updated\\s+merge\\s.*\\(merged in: ${slugOf(a)}\\)$`),
+    );
     expect(byAlias.stdout).toBe((await cli(['history', slugOf(b)])).stdout);
     const diff = await cli(['diff', slugOf(a), '2', '1']);
     expect(diff.code, diff.stderr).toBe(0);

@@ -28,6 +28,14 @@ export const RevisionSummary = z
     slug: z.string(),
     name: z.string(),
     nameEn: z.string().nullable(),
+    merged: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          'A merge\'s revision of the project kept (via "merge", action "updated"): the slugs of the projects ' +
+          'merged into it. Absent on every other revision',
+      }),
   })
   .meta({ id: 'RevisionSummary' });
 
@@ -51,6 +59,7 @@ export function toRevisionSummary(row: RevisionSummaryRow): z.infer<typeof Revis
     slug: row.slug,
     name: row.name,
     nameEn: row.name_en,
+    ...(row.merged && { merged: row.merged }),
   };
 }
 

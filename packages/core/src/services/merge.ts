@@ -86,15 +86,15 @@ export async function mergeProject(
   await lockKeys(trx, identityLocks(source));
 
   // History (docs/curation.md#history-revert-locks-and-restore): the source's last revision is its body
-  // before the merge (action "deleted"), the target's the merged project (action "updated"), both via
-  // "merge".
+  // before the merge (action "deleted"), the target's the merged project (action "updated", `merged`
+  // naming the source; stored even when the merge changed nothing on it), both via "merge".
   const [sourceBefore] = await findProjectDetailsByIds(trx, [source.id]);
   await mergeProjectRows(trx, source, target);
   await rewriteDerived(trx, (await findProjectDetailBySlug(trx, target.slug))!);
   const merged = (await findProjectDetailBySlug(trx, target.slug))!;
   const how: RevisionContext = { via: 'merge', actor };
   await recordDeletions(trx, [sourceBefore!], how);
-  await recordRevisions(trx, [{ projectId: target.id, action: 'updated' }], how);
+  await recordRevisions(trx, [{ projectId: target.id, action: 'updated', merged: [source.slug] }], how);
   return { project: merged, merged: { id: source.id, slug: source.slug } };
 }
 

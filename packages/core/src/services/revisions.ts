@@ -24,7 +24,12 @@ import { currentNamedKey } from './request-key.ts';
  */
 export async function recordRevisions(
   trx: Kysely<Database>,
-  writes: readonly { projectId: string; action: Exclude<RevisionAction, 'deleted'> }[],
+  writes: readonly {
+    projectId: string;
+    action: Exclude<RevisionAction, 'deleted'>;
+    /** A merge's revision of the project kept: the slugs merged into it (stored even if nothing changed). */
+    merged?: string[];
+  }[],
   how: RevisionContext,
 ): Promise<Map<string, number>> {
   if (writes.length === 0 || how.record === false) return new Map();
@@ -35,10 +40,10 @@ export async function recordRevisions(
   const byId = new Map(rows.map((row) => [row.id, row]));
   return insertRevisions(
     trx,
-    writes.map(({ projectId, action }) => {
+    writes.map(({ projectId, action, merged }) => {
       const row = byId.get(projectId);
       if (!row) throw new Error(`recordRevisions: project ${projectId} was not written`);
-      return revisionOf(row, action, how);
+      return { ...revisionOf(row, action, how), ...(merged && { merged }) };
     }),
   );
 }

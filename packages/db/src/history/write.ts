@@ -19,11 +19,14 @@ export interface NewRevision {
   bodyHash: string;
   /** The project's JSON text. */
   body: string;
+  /** A merge's revision of the project kept: the slugs merged into it (stored even if nothing changed). */
+  merged?: string[] | undefined;
 }
 
 /**
  * Inserts revisions numbered after each project's latest, in one statement that also reads that
- * latest: an `updated` revision whose body hash equals the latest's is left out (nothing changed).
+ * latest: an `updated` revision whose body hash equals the latest's is left out (nothing changed),
+ * unless it records a merge.
  * Each project at most once per call. The caller holds each project's row lock, so no other
  * writer numbers the same project meanwhile. Returns the numbers stored, by project.
  */
@@ -36,19 +39,21 @@ export async function insertRevisions(
   const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
   const { rows } = await sql<{ project_id: string; revision: number }>`
     insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id, key_name,
-      slug, name, name_en, body_hash, project)
+      slug, name, name_en, body_hash, project, merged)
     select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.key_id,
-      u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json
+      u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json,
+      u.merged::jsonb
     from unnest(
       ${col((r) => r.projectId)}::text[], ${col((r) => r.action)}::text[], ${col((r) => r.via)}::text[],
       ${col((r) => r.source)}::text[], ${col((r) => r.taskId)}::text[], ${col((r) => r.actor)}::text[],
       ${col((r) => r.keyId)}::text[], ${col((r) => r.keyName)}::text[], ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
-      ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[]
-    ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body)
+      ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[],
+      ${col((r) => (r.merged ? JSON.stringify(r.merged) : null))}::text[]
+    ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body, merged)
     left join lateral (
       select revision, body_hash from project_revisions where project_id = u.project_id order by revision desc limit 1
     ) l on true
-    where u.action <> 'updated' or l.body_hash is distinct from u.body_hash
+    where u.action <> 'updated' or u.merged is not null or l.body_hash is distinct from u.body_hash
     returning project_id, revision
   `.execute(db);
   for (const row of rows) numbers.set(row.project_id, row.revision);

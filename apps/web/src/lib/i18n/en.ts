@@ -170,6 +170,7 @@ export const en = {
   action_deleted: 'Deleted',
   via: 'by',
   actorNone: 'unknown',
+  mergedIn: (slugs: string) => `Merged in: ${slugs}`,
   compareFrom: 'From',
   compareTo: 'To',
   compareTitle: (from: number, to: number) => `Revision ${from} → revision ${to}`,

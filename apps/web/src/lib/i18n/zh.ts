@@ -159,6 +159,7 @@ export const zh: Messages = {
   action_deleted: '删除',
   via: '途径',
   actorNone: '未知',
+  mergedIn: (slugs: string) => `并入：${slugs}`,
   compareFrom: '从',
   compareTo: '到',
   compareTitle: (from, to) => `版本 ${from} → 版本 ${to}`,

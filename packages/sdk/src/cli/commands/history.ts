@@ -25,8 +25,10 @@ export const history: Command = {
   help: `
 One line per write of the project: its number, when, what (created, updated, deleted), by which
 path (upsert, complete, merge, revert, restore, delete, lock), who (the X-Directory-Actor of the
-request: set DIRECTORY_ACTOR for this CLI's writes), the source and the task. A deleted project's
-history is still shown by its slug. Exit 1 for an unknown slug.
+request: set DIRECTORY_ACTOR for this CLI's writes), the source and the task. A merge is a line
+of the project kept, its name followed by the slugs merged in. A deleted project's history is
+still shown by its slug; a merged slug shows the history of the project it went into. Exit 1 for
+an unknown slug.
 
 Options:
   --limit <N>      revisions per page, 1-100 (default 20)
@@ -63,7 +65,7 @@ Example:
       r.actor ?? '-',
       r.source ?? '-',
       r.taskId ?? '-',
-      r.name,
+      r.merged ? `${r.name} (merged in: ${r.merged.join(', ')})` : r.name,
     ]);
     for (const line of table(['REV', 'AT', 'ACTION', 'VIA', 'ACTOR', 'SOURCE', 'TASK', 'NAME'], rows))
       ctx.print(line);

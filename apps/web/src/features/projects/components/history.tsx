@@ -143,6 +143,7 @@ function Timeline(props: {
               </td>
               <td>
                 <code>{r.via}</code> · {r.actor ?? <span className="muted">{t.actorNone}</span>}
+                {r.merged && <div className="merged-in">{t.mergedIn(r.merged.join(', '))}</div>}
               </td>
               <td>{r.source ?? <span className="muted">{t.none}</span>}</td>
               <td>

@@ -6,8 +6,8 @@ import { launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 
-/** The edit form when things go wrong: a refused key, refused input, a conflict on a phone. */
-describe('editing in the web console when a save is refused (Chromium)', () => {
+/** Edits when things go wrong (a refused key, refused input, a conflict on a phone), and merges in the history. */
+describe('edits, refusals and merges in the web console (Chromium)', () => {
   let s: TestServer;
   let browser: Browser | undefined;
   const watch = new Watch();
@@ -94,6 +94,29 @@ describe('editing in the web console when a save is refused (Chromium)', () => {
     await page.getByLabel('英文名称').waitFor(WAIT);
     expect(await page.locator('.kept-edit').count()).toBe(0);
     await page.context().close();
+  });
+
+  it('a merge shows in the history of the project kept, even when it changed nothing there', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    // one paper, the same tags: nothing moves onto the project kept
+    const links = [{ type: 'PAPER', url: `https://arxiv.org/abs/${stamp}` }];
+    await upsert([
+      { ...project('c'), links },
+      { ...project('d'), links },
+    ]);
+    const merged = await s.call('POST', `/api/projects/${slug('c')}/merge`, { body: { into: slug('d') } });
+    expect(merged.status, merged.text).toBe(200);
+    for (const [locale, text] of [
+      ['en-US', `Merged in: ${slug('c')}`],
+      ['zh-CN', `并入：${slug('c')}`],
+    ] as const) {
+      const page = await open(`/projects/${slug('d')}?tab=history`, { locale });
+      const row = page.locator('.timeline tbody tr').first();
+      await row.waitFor(WAIT);
+      expect(await row.innerText()).toContain(text);
+      expect(await row.innerText()).toContain('merge');
+      await page.context().close();
+    }
   });
 
   it('sent no request off the origin, and no page threw', async (ctx) => {
