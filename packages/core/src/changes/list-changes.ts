@@ -1,7 +1,8 @@
 import { readChanges } from '@directory/db';
+import { authenticate, bootstrapVerifier } from '../auth.ts';
 import { decodeCursor, encodeCursor, feedCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
-import { keyedProcedure } from '../trpc.ts';
+import { type Context, keyedProcedure } from '../trpc.ts';
 import { pollingFeed, toChange } from './feed.ts';
 import { ListChangesInput, ListChangesOutput, listChangesMeta } from './list-changes.types.ts';
 
@@ -11,6 +12,14 @@ import { ListChangesInput, ListChangesOutput, listChangesMeta } from './list-cha
 // long one few reads.
 const HELD_BACK_FIRST_MS = 2;
 const HELD_BACK_MAX_MS = 50;
+// A waiting long-poll checks its key this often: a revoke ends it with 401 within a second (the
+// key store keeps a lookup 500 ms; docs/keys-and-limits.md#revoking-a-key).
+const KEY_CHECK_MS = 250;
+
+/** 401 once the request's key is no longer valid (revoked or expired while it waited). */
+async function keyStillValid(ctx: Context): Promise<void> {
+  await authenticate(ctx.credentials, ctx.keys ?? bootstrapVerifier(ctx.apiKey));
+}
 
 export const listChanges = keyedProcedure
   .meta(listChangesMeta)
@@ -44,6 +53,12 @@ export const listChanges = keyedProcedure
       if (page.heldBack) {
         await feed.waitForChange(Math.min(remaining, heldBackMs), since);
         heldBackMs = Math.min(HELD_BACK_MAX_MS, heldBackMs * 2);
-      } else await feed.waitForChange(remaining, since);
+      } else {
+        const until = Date.now() + remaining;
+        do {
+          await feed.waitForChange(Math.min(until - Date.now(), KEY_CHECK_MS), since);
+          await keyStillValid(ctx);
+        } while (feed !== pollingFeed && feed.version === since && !feed.stopping && Date.now() < until);
+      }
     }
   });
