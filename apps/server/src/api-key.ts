@@ -30,19 +30,21 @@ export interface ResolvedKeys {
  * One key for every process (docs/keys-and-limits.md#the-bootstrap-key): on PostgreSQL without
  * WEBHOOK_API_KEY no process invents a key of its own. The first to start with no valid key with
  * keys:admin in the database creates one named `admin` with every scope (under a lock: processes starting
- * at once agree on one) and prints it once; the others, and every restart, use the database's keys. The
- * secret that signs cursors is made once in the database too. Elsewhere, as resolveApiKey.
+ * at once agree on one) and prints it once; the others, and every restart, use the database's keys.
+ * Elsewhere, as resolveApiKey. The secret that signs cursors is random, made once in the database
+ * (PostgreSQL or the embedded one) and shared by every process, never derived from a key: a cursor
+ * anyone can read says nothing of WEBHOOK_API_KEY (docs/decisions.md#request-handling).
  */
 export async function resolveKeys(
   configured: string | undefined,
   databaseUrl: string,
   db: Kysely<Database>,
 ): Promise<ResolvedKeys> {
+  const secret = await sharedSecret(db, 'cursor-secret', randomBytes(32).toString('base64url'));
   if (configured || parseDatabaseUrl(databaseUrl).kind !== 'postgres') {
     const { key, source } = resolveApiKey(configured, databaseUrl);
-    return { key, secret: key, source };
+    return { key, secret, source };
   }
-  const secret = await sharedSecret(db, 'cursor-secret', randomBytes(32).toString('base64url'));
   const admin = await createAdminKeyIfNone(db);
   return { key: undefined, secret, source: admin ? { kind: 'database', admin } : { kind: 'database' } };
 }

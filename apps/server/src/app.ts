@@ -37,7 +37,10 @@ export interface AppOptions {
    * PostgreSQL deployment whose keys are all in the database); then `secret` is required.
    */
   apiKey?: string | undefined;
-  /** The secret that signs cursors (default: apiKey); every process of a deployment shares it. */
+  /**
+   * The secret that signs cursors; every process of a deployment shares it. serve.ts passes the
+   * database's random one (api-key.ts resolveKeys); tools and tests may leave it to default to apiKey.
+   */
   secret?: string | undefined;
   /** METRICS_PUBLIC=1: /metrics needs no key. */
   metricsPublic?: boolean | undefined;

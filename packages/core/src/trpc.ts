@@ -25,8 +25,9 @@ export const POSITION_HEADER = 'X-Directory-Position';
 export interface Context {
   db: Kysely<Database>;
   /**
-   * The bootstrap key (WEBHOOK_API_KEY, or the generated one); also the secret of cursors. Every
-   * scope (docs/keys-and-limits.md#named-keys-and-scopes).
+   * The secret that signs cursors (the server's: random, kept in its database); a transport
+   * without `keys` also takes it as the one key it knows, with every scope
+   * (docs/keys-and-limits.md#named-keys-and-scopes).
    */
   apiKey: string;
   credentials: Credentials;

@@ -11,9 +11,10 @@ import { AppError } from '../errors.ts';
  *   X-Directory-Position a client passes back as `minPosition`).
  * - A cursor bound to a query carries, as its first field, a short hash of the query's
  *   parameters; one used with other parameters is refused ("Belongs to another query").
- * - A signed kind appends `.<mac>`: SHA3-256 of a key derived from the deployment's API key
+ * - A signed kind appends `.<mac>`: SHA3-256 of a key derived from the deployment's cursor
+ *   secret (random, made once and kept in its database, never derived from an API key)
  *   followed by the base64url part, truncated to 192 bits (every process of a deployment
- *   derives the same key, so a cursor works on any of them). Signed are the kinds whose fields
+ *   shares the secret, so a cursor works on any of them). Signed are the kinds whose fields
  *   are read back as they are: a sort key and an id the server did not write cannot be slipped in.
  *
  * Why a keyed hash and not HMAC: HMAC's nested construction exists because SHA-2 (and SHA-1,
@@ -51,7 +52,7 @@ export interface CursorKind<T> {
 
 /** What a cursor is checked against: the deployment's secret and the parameters of the query. */
 export interface CursorScope {
-  /** The API key: the MAC key of signed kinds is derived from it. */
+  /** The deployment's cursor secret: the MAC key of signed kinds is derived from it. */
   secret?: string;
   /** The parameters the cursor belongs to (canonical JSON is hashed); absent: bound to none. */
   query?: unknown;
