@@ -51,6 +51,7 @@ function indexed(i: number): IndexedProject {
     updatedAt: t + (i % 977) * 1000,
     tagIds: p.tags.map((t) => tagIdOf.get(t)!),
     linkTypes: p.links.map((l) => l.type),
+    linkUrls: p.links.map((l) => l.url),
   };
 }
 
@@ -133,6 +134,26 @@ for (const [key, make] of scenarios) {
   const m = measure(index, make);
   console.log(
     `${key.padEnd(9)} ${m.cpu.toFixed(3).padStart(7)} ${m.mean.toFixed(3).padStart(8)} ${m.p99.toFixed(3).padStart(8)} ${m.max.toFixed(3).padStart(8)}   ${(m.share * 100).toFixed(1)}%`,
+  );
+}
+
+// Related projects (docs/search.md#related-projects) of random projects, 6 each.
+if (!values.only || values.only.split(',').includes('related')) {
+  const r = prng(13);
+  const id = () => indexed(Math.floor(r() * N)).id;
+  for (let i = 0; i < 50; i++) index.findRelated(id(), 6);
+  const ids = Array.from({ length: QUERIES }, id);
+  const times = new Float64Array(QUERIES);
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < QUERIES; i++) {
+    const t0 = performance.now();
+    index.findRelated(ids[i]!, 6);
+    times[i] = performance.now() - t0;
+  }
+  const cpu = process.cpuUsage(cpu0);
+  times.sort();
+  console.log(
+    `related   ${((cpu.user + cpu.system) / 1000 / QUERIES).toFixed(3).padStart(7)} ${(times.reduce((a, b) => a + b, 0) / QUERIES).toFixed(3).padStart(8)} ${times[Math.ceil(0.99 * QUERIES) - 1]!.toFixed(3).padStart(8)} ${times[QUERIES - 1]!.toFixed(3).padStart(8)}`,
   );
 }
 
