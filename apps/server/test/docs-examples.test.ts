@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docSteps, matches, type Step } from './docs-examples.ts';
-import { type ServerProcess, spawnServer } from './helpers.ts';
+import { freshPostgresDatabase, POSTGRES_URL, type ServerProcess, spawnServer } from './helpers.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -115,17 +115,20 @@ function runTs(
   });
 }
 
-describe('the examples of the README and of every page of docs/', () => {
+/** On PostgreSQL when TEST_DATABASE_URL is set (as .ci/run's first pass), else on PGlite (its Node 24 pass). */
+describe(`the examples of the README and of every page of docs/ on ${POSTGRES_URL ? 'postgres' : 'pglite'}`, () => {
   const key = `docs-${randomBytes(8).toString('hex')}`;
   const dir = mkdtempSync(join(tmpdir(), 'directory-docs-'));
+  let database: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
   let server: ServerProcess;
   let env: NodeJS.ProcessEnv;
   let rewrite: (code: string) => string;
 
   beforeAll(async () => {
     // WEBHOOK_ALLOW_PRIVATE: the change-feed example receives its webhook on 127.0.0.1.
+    database = POSTGRES_URL ? await freshPostgresDatabase() : undefined;
     server = await spawnServer({
-      DATABASE_URL: `pglite:${join(dir, 'data')}`,
+      DATABASE_URL: database?.url ?? `pglite:${join(dir, 'data')}`,
       WEBHOOK_API_KEY: key,
       WEBHOOK_ALLOW_PRIVATE: '1',
     });
@@ -161,6 +164,7 @@ describe('the examples of the README and of every page of docs/', () => {
 
   afterAll(async () => {
     await server?.stop();
+    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,9 @@
  * What runs: every ```sh block, every ```text block that is a transcript (its first line starts
  * with `$ `) and every ```ts block, unless the line before the block is a comment
  * `<!-- docs-test: skip: <why> -->` (a block that starts a server, needs Docker, loops forever…).
- * What is compared:
+ * Any other ```text block must be what the sh block right before it prints, or say why it does
+ * not run: a page cannot show an output that nothing checks.
+ * What is compared (whole, by `matches`):
  * - in a sh block, `# ` lines right after a command are what the commands since the previous
  *   output printed (a `# ` line after a blank line, or first in the block, is a plain comment);
  * - a ```text block right after a sh block is what that block's last commands printed;
@@ -138,8 +140,10 @@ const UNSAFE =
 export function docSteps(name: string, text: string): Step[] {
   const steps: Step[] = [];
   const all = blocks(text);
+  const used = new Set<Block>();
+  const problems: string[] = [];
   for (const [n, block] of all.entries()) {
-    if (block.skip) continue;
+    if (block.skip || used.has(block)) continue;
     if (block.lang === 'sh' || block.lang === 'bash') {
       const own = shSteps(name, block);
       const next = all[n + 1];
@@ -153,63 +157,76 @@ export function docSteps(name: string, text: string): Step[] {
         last.expected === undefined
       ) {
         last.expected = next.lines.join('\n');
+        used.add(next);
       }
       steps.push(...own);
     } else if (block.lang === 'text' && block.lines.find((l) => l.trim())?.startsWith('$ ')) {
       steps.push(...transcriptSteps(name, block));
     } else if (block.lang === 'ts') {
       steps.push({ where: `${name}:${block.line}`, lang: 'ts', code: block.lines.join('\n') });
+    } else if (block.lang === 'text') {
+      problems.push(
+        `${name}:${block.line}: a text block that is neither a transcript (\`$ \` first) nor what the sh block right ` +
+          'before it prints (with nothing printed in that block after its last command); ' +
+          'say why it does not run: <!-- docs-test: skip: <why> --> before the block',
+      );
     }
   }
   for (const step of steps) {
     const unsafe = UNSAFE.exec(step.code);
     if (unsafe)
-      throw new Error(
+      problems.push(
         `${step.where}: "${unsafe[2]}" must not run in a test; put <!-- docs-test: skip: <why> --> before the block`,
       );
   }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
   return steps;
 }
 
 /**
- * Whether `actual` begins with what the page shows: whitespace aside, where `…` stands for
- * anything, and ids, times, cursors, request ids and durations, which differ from run to run,
- * match any value of their kind.
+ * Whether `actual` is what the page shows, whole (whitespace aside, so that a page may wrap a long
+ * line). A page writes what differs from run to run as a placeholder, and `…` for what it leaves out:
  */
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export const PLACEHOLDERS: Record<string, string> = {
+  /** A cuid2 id. */
+  '<id>': '[a-z0-9]{24,32}',
+  /** A time, as the API writes it (`2026-11-25T14:23:46.785Z`) or the CLI (`2026-11-25 14:23:46Z`). */
+  '<time>': '\\d{4}-\\d\\d-\\d\\d(?:T)?\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?Z',
+  /** An ETag, `W/"…"`. */
+  '<etag>': 'W/"[A-Za-z0-9_-]+"',
+  /** A position of the change feed (X-Directory-Position, minPosition). */
+  '<position>': '[A-Za-z0-9_.-]+',
+  /** A cursor (nextCursor, a change's cursor). */
+  '<cursor>': '[A-Za-z0-9_.-]+',
+  /** A request id. */
+  '<uuid>': '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}',
+  /** A number that varies: a duration, a count of something the machine decides. */
+  '<n>': '\\d+(?:\\.\\d+)?',
+  /** Anything, or nothing: what the page leaves out. */
+  '…': '[\\s\\S]*?',
+};
+
 export function matches(expected: string, actual: string): boolean {
   return pattern(expected).test(actual.replace(/\s+/g, ''));
 }
 
-const KINDS: [RegExp, string][] = [
-  [/…/g, '[\\s\\S]*?'],
-  [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z'],
-  [/\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/g, '\\d{4}-\\d\\d-\\d\\d\\d\\d:\\d\\d:\\d\\dZ'],
-  [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '[0-9a-f-]{36}'],
-  [/("(?:nextCursor|cursor)":")[A-Za-z0-9_-]+/g, '$1[A-Za-z0-9_-]+'],
-  [/"duration":\d+/g, '"duration":\\d+'],
-  [/\b(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]{24}\b/g, '[a-z0-9]{24}'],
-];
+const PLACEHOLDER = new RegExp(
+  Object.keys(PLACEHOLDERS)
+    .map((p) => escapeRegExp(p))
+    .join('|'),
+  'g',
+);
 
 function pattern(expected: string): RegExp {
-  // Each kind becomes a placeholder first, so that escaping leaves the patterns alone.
-  const patterns: string[] = [];
-  let text = expected;
-  for (const [kind, replacement] of KINDS) {
-    text = text.replace(kind, (...m) => {
-      const match = m[0] as string;
-      const groups = m.slice(1, -2) as (string | undefined)[];
-      const escapedGroup =
-        groups[0] !== undefined && replacement.startsWith('$1') ? escapeRegExp(groups[0]) : '';
-      patterns.push(replacement.startsWith('$1') ? escapedGroup + replacement.slice(2) : replacement);
-      void match;
-      return `\uE000${patterns.length - 1}\uE000`;
-    });
-  }
-  const source = escapeRegExp(text.replace(/\s+/g, '')).replace(
-    /\uE000(\d+)\uE000/g,
-    (_, n) => patterns[Number(n)] as string,
-  );
-  return new RegExp(`^${source}`);
+  const parts = expected.replace(/\s+/g, '').split(PLACEHOLDER);
+  const holders = expected.replace(/\s+/g, '').match(PLACEHOLDER) ?? [];
+  const source = parts
+    .map(
+      (part, i) =>
+        escapeRegExp(part) + (i < holders.length ? `(?:${PLACEHOLDERS[holders[i] as string]})` : ''),
+    )
+    .join('');
+  return new RegExp(`^${source}$`);
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
