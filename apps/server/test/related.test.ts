@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { targets, useServer } from './helpers.ts';
 
 /**
- * GET /api/projects/{slug}/related (docs/api.md#related-projects): ordering and explanations on
+ * GET /api/projects/{slug}/related (docs/search.md#related-projects): ordering and explanations on
  * the sample data, the limit's bounds, aliases (301 keeping the path and query), 404s, deleted
  * projects left out, and answers as fresh as search after writes.
  */
