@@ -13,8 +13,9 @@ export const ACTOR_MAX = 100;
  */
 export function actorOf(ctx: Pick<Context, 'actor' | 'principal'>): string | null {
   const raw = Array.isArray(ctx.actor) ? ctx.actor.join(', ') : ctx.actor;
-  // Without the header, a named key's name (the bootstrap key names no one)
-  if (raw === undefined) return ctx.principal?.id ? shownName(ctx.principal.name) : null;
+  // Without the header, the key's name: a named key's, or `bootstrap` as /api/keys/self calls the
+  // bootstrap key (docs/keys-and-limits.md#named-keys-and-scopes)
+  if (raw === undefined) return ctx.principal ? shownName(ctx.principal.name) : null;
   let value = raw.trim();
   if (/%[0-9a-fA-F]{2}/.test(value)) {
     try {
