@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { DEFAULT_REAPER, type ReaperSettings, WEBHOOK_DEFAULTS } from '@directory/core/server';
-import { DEFAULT_DATABASE_URL } from '@directory/db';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '@directory/db';
 import type { RateLimitConfig } from './rate-limit.ts';
 
 export interface Config {
@@ -16,6 +17,13 @@ export interface Config {
   dbPoolSize: number;
   /** READ_CACHE_MB: the read model's detail cache budget, in bytes. */
   readCacheBytes: number;
+  /**
+   * READ_MODEL_SNAPSHOT_DIR: where the read model keeps its snapshot (undefined: none). By
+   * default the embedded database's directory; none on PostgreSQL unless set; `off`: none.
+   */
+  snapshotDir: string | undefined;
+  /** READ_MODEL_SNAPSHOT_INTERVAL_S, in ms: how often a changed model is written (0: only at stop). */
+  snapshotIntervalMs: number;
   /** RESPONSE_CACHE_MB: the budget of kept answers of the model's reads, in bytes (0: none). */
   responseCacheBytes: number;
   /** How long a request waits for a database connection; 0 waits forever. */
@@ -104,6 +112,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
     readCacheBytes: integer(env, 'READ_CACHE_MB', 256, 0) * 1024 * 1024,
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 32, 0) * 1024 * 1024,
+    snapshotDir: snapshotDir(env),
+    snapshotIntervalMs: integer(env, 'READ_MODEL_SNAPSHOT_INTERVAL_S', 600, 0) * 1000,
     dbConnectTimeoutMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 0),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 0),
     ...timeouts(env),
@@ -120,6 +130,15 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     reaper: reaperSettings(env),
     changes: changesConfig(env),
   };
+}
+
+/** docs/operating.md, "Restarts: the read model's snapshot". */
+function snapshotDir(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.READ_MODEL_SNAPSHOT_DIR;
+  if (raw === 'off') return undefined;
+  if (raw) return resolve(raw);
+  const target = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
+  return target.kind === 'pglite' ? target.dir : undefined;
 }
 
 function reaperSettings(env: NodeJS.ProcessEnv): ReaperSettings {

@@ -113,6 +113,13 @@ const readModel = new ReadModel({
   feed,
   cacheBytes: config.readCacheBytes,
   warn: (message, err) => logger.warn({ error: describeError(err) }, message),
+  snapshots: config.snapshotDir
+    ? {
+        dir: config.snapshotDir,
+        intervalMs: config.snapshotIntervalMs,
+        log: (message, fields) => logger.info(fields, message),
+      }
+    : undefined,
 });
 function startReadModel() {
   void readModel.start().then(() => {
@@ -121,7 +128,10 @@ function startReadModel() {
     // the memory of this process (each of WEB_CONCURRENCY processes keeps its own model)
     const residentMiB = Math.round(process.memoryUsage.rss() / 2 ** 20);
     if (!stopping)
-      logger.info({ projects: s.projects, tags: s.tags, seconds, residentMiB }, 'read model built');
+      logger.info(
+        { projects: s.projects, tags: s.tags, seconds, residentMiB, from: s.readyFrom },
+        'read model built',
+      );
   });
 }
 

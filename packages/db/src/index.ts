@@ -77,6 +77,7 @@ export { ProjectChangedMeanwhile, type WrittenTimes, writeProjectBatch } from '.
 export { claimQueuedTasks, extendLease, lockTaskWithLease, releaseLease } from './queue/leases.ts';
 export { reapExpiredLeases } from './queue/reaper.ts';
 export { queueStats } from './queue/stats.ts';
+export { type DatabaseInstance, readDatabaseInstance } from './read-model/instance.ts';
 export {
   currentTransactionId,
   currentTransactionWrites,

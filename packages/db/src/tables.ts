@@ -241,6 +241,12 @@ export interface DuplicateDismissalsTable {
   actor: string | null;
 }
 
+/** This database's id, made once (migration 2026_11_28_001000_database_instance). */
+export interface DatabaseInstanceTable {
+  id: Generated<string>;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   projects: ProjectsTable;
   tags: TagsTable;
@@ -261,6 +267,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
+  database_instance: DatabaseInstanceTable;
 }
 
 /** The columns of a project as the API shows it (the search columns are the service's own). */

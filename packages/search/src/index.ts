@@ -20,8 +20,10 @@
  */
 export { MAX_QUERY_TERMS, RELATED_LIMITS } from './limits.ts';
 export { ownerOf } from './owners.ts';
+export { readState, type Sink, type Source, writeState } from './persist.ts';
 export type { RelatedHit } from './related-features.ts';
 export { SearchIndex } from './search-index.ts';
+export { snapshotFingerprint } from './snapshot-probe.ts';
 export {
   compareCodePoints,
   nameSortKey,

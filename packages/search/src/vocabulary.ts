@@ -40,8 +40,12 @@ export class Vocabulary {
   private pending: number[] = [];
 
   constructor() {
-    const s = this.strings;
-    this.sorted = new SortedList((a, b) => (s[a]! < s[b]! ? -1 : s[a]! > s[b]! ? 1 : 0));
+    // reads this.strings when called, not the array of the constructor: a vocabulary read back
+    // from a snapshot (persist.ts) has another
+    this.sorted = new SortedList((a, b) => {
+      const s = this.strings;
+      return s[a]! < s[b]! ? -1 : s[a]! > s[b]! ? 1 : 0;
+    });
   }
 
   get size(): number {

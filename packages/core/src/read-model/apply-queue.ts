@@ -25,6 +25,8 @@ export class ApplyQueue {
   private pendingTags: IndexedTagRow[] = [];
   private pendingDone: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   private applying = false;
+  /** Batches and exclusive sections, one after the other. */
+  private lock: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly applyNow: (entries: Map<string, ApplyEntry>, tags: IndexedTagRow[]) => Promise<void>,
@@ -42,6 +44,23 @@ export class ApplyQueue {
     return done;
   }
 
+  /**
+   * Runs `fn` when no batch is being applied, and applies none until it has settled (a
+   * snapshot of the model is written so: what it writes does not change under it).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.locked(fn);
+  }
+
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn);
+    this.lock = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+
   private async pump() {
     if (this.applying) return;
     this.applying = true;
@@ -54,7 +73,7 @@ export class ApplyQueue {
         this.pendingTags = [];
         this.pendingDone = [];
         try {
-          await this.applyNow(entries, tags);
+          await this.locked(() => this.applyNow(entries, tags));
           for (const d of done) d.resolve();
         } catch (err) {
           for (const d of done) d.reject(err);

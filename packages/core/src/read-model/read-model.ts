@@ -19,6 +19,8 @@ import { DetailCache, type ProjectBody as Project } from './detail-cache.ts';
 import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
 import { decodePosition, encodePosition, Freshness } from './position.ts';
 import { cachedProjects, loadProjects } from './project-pages.ts';
+import { ModelState } from './snapshot-file.ts';
+import { type SnapshotSettings, Snapshots } from './snapshots.ts';
 import { Turns } from './turns.ts';
 import { AppliedVersions } from './versions.ts';
 import { pause, timer } from './waiting.ts';
@@ -55,6 +57,9 @@ import { pause, timer } from './waiting.ts';
  * - Turns (turns.ts): a read's work (the search, the page's details, its answer) runs in turns
  *   of a few milliseconds (`read`), so that writes, applies and /healthz get the event loop
  *   between them however many clients read; only a detail-cache miss waits outside, on I/O.
+ * - Snapshots (snapshots.ts): with a snapshot directory, the model starts from its snapshot on
+ *   local disk when it may (then follows the feed from the snapshot's horizon, and answers
+ *   once it has caught up), and writes one now and then and when it stops.
  */
 
 export { encodePosition };
@@ -66,6 +71,8 @@ export interface ReadModelOptions {
   cacheBytes?: number;
   /** Warnings of the follower (a failed read: it retries). */
   warn?: (message: string, err: unknown) => void;
+  /** Where and how often the model keeps its snapshot (READ_MODEL_SNAPSHOT_DIR); none: never. */
+  snapshots?: SnapshotSettings | undefined;
 }
 
 export interface ReadModelStats {
@@ -76,6 +83,8 @@ export interface ReadModelStats {
   cacheProjects: number;
   cacheBytes: number;
   buildSeconds: number;
+  /** Where the model was made ready from: the database (a build) or its snapshot on disk. */
+  readyFrom: 'database' | 'snapshot';
   /** The horizon as a number (the feed's xid), and the feed's newest xid seen. */
   position: number;
   /** Seconds since the model last knew it was up to date with the feed (0 when it is). */
@@ -118,12 +127,19 @@ export class ReadModel {
   private loop: Promise<void> | undefined;
   private wakeLoop: (() => void) | undefined;
   private readonly turns = new Turns();
+  private readonly snapshots: Snapshots | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  /** `version` when the last snapshot was written (or loaded): an unchanged model is not written again. */
+  private savedVersion = -1;
+  /** How the model was made ready: built from the database, or loaded from a snapshot. */
+  private readyFrom: 'database' | 'snapshot' = 'database';
 
   constructor(options: ReadModelOptions) {
     this.db = options.db;
     this.feed = options.feed ?? pollingFeed;
     this.details = new DetailCache(options.cacheBytes ?? 256 * 1024 * 1024);
     this.warn = options.warn ?? (() => {});
+    this.snapshots = options.snapshots && new Snapshots(options.snapshots, this.db);
     this.queue = new ApplyQueue((entries, tags) => this.applyNow(entries, tags));
     this.follower = new FeedFollower(this.db, {
       apply: (versions) => this.apply(versions),
@@ -152,9 +168,78 @@ export class ReadModel {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.snapshotTimer);
     this.wakeLoop?.();
     this.freshness.wakeAll();
     await this.loop?.catch(() => {});
+    await this.saveSnapshot();
+  }
+
+  /** Writes the model's snapshot now (when it has one to write, and changed since the last). */
+  async saveSnapshot(): Promise<void> {
+    if (!this.snapshots || !this.built || this.version === this.savedVersion) return;
+    const version = this.version;
+    await this.snapshots.save(
+      (fn) => this.queue.exclusive(fn),
+      () => ({
+        state: new ModelState(this.index, this.slugs),
+        horizon: this.freshness.horizon,
+        synonymsVersion: this.synonymsVersion,
+        maxUpdated: this.maxUpdated,
+        projects: this.index.stats().projects,
+      }),
+    );
+    this.savedVersion = version;
+  }
+
+  /**
+   * Starts from the snapshot on disk, when there is one the model may use: its contents, the
+   * feed followed from its horizon until caught up (a feed that no longer reaches back there
+   * makes the follower build afresh). Only then is the model ready.
+   */
+  private async restore(): Promise<void> {
+    if (!this.snapshots) return;
+    const started = performance.now();
+    try {
+      const loaded = await this.snapshots.load();
+      if (!loaded || this.stopped) return;
+      const { state, header } = loaded;
+      const horizon = BigInt(header.horizon);
+      this.index = state.index;
+      this.slugs = state.slugs;
+      this.maxUpdated = header.maxUpdated;
+      this.synonymsVersion = header.synonymsVersion;
+      this.synonymsCheckedAt = 0;
+      this.details.clear();
+      this.versions = new AppliedVersions();
+      this.builtFrom = undefined;
+      this.follower.startAt({ xmin: horizon, xmax: horizon, xip: [] });
+      this.freshness.reset(horizon);
+      this.version++;
+      for (;;) {
+        const wait = await this.follower.followOnce();
+        // the follower may have built afresh (the feed no longer held the snapshot's horizon)
+        if (this.built || wait > 0 || this.stopped) break;
+      }
+      if (this.built || this.stopped) return;
+      this.savedVersion = this.version;
+      this.readyFrom = 'snapshot';
+      this.becomeReady(started);
+    } catch (err) {
+      this.warn('cannot start from the read model snapshot; building from the database', err);
+    }
+  }
+
+  private becomeReady(started: number) {
+    this.buildSeconds = (performance.now() - started) / 1000;
+    this.built = true;
+    this.upToDateAt = Date.now();
+    for (const wake of this.readyWaiters.splice(0)) wake();
+    const every = this.snapshots?.intervalMs ?? 0;
+    if (every > 0 && !this.snapshotTimer) {
+      this.snapshotTimer = setInterval(() => void this.saveSnapshot(), every);
+      this.snapshotTimer.unref();
+    }
   }
 
   private whenReady(): Promise<void> {
@@ -163,6 +248,7 @@ export class ReadModel {
   }
 
   private async run(): Promise<void> {
+    await this.restore();
     while (!this.stopped && !this.built && !this.feed.stopping) {
       try {
         await this.build();
@@ -199,10 +285,8 @@ export class ReadModel {
     this.builtFrom = built.snapshot;
     this.follower.startAt(built.snapshot);
     this.freshness.reset(built.snapshot.xmin);
-    this.buildSeconds = (performance.now() - started) / 1000;
-    this.built = true;
-    this.upToDateAt = Date.now();
-    for (const wake of this.readyWaiters.splice(0)) wake();
+    this.readyFrom = 'database';
+    this.becomeReady(started);
   }
 
   private async checkSynonyms(force = false) {
@@ -379,6 +463,7 @@ export class ReadModel {
       cacheProjects: cache.projects,
       cacheBytes: cache.bytes,
       buildSeconds: this.buildSeconds,
+      readyFrom: this.readyFrom,
       position: Number(this.freshness.horizon),
       lagSeconds: this.built ? Math.max(0, (Date.now() - this.upToDateAt) / 1000 - IDLE_WAIT_MS / 1000) : 0,
       applied: this.applied,

@@ -1,0 +1,207 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatabaseInstance } from '@directory/db';
+import { readState, SearchIndex, snapshotFingerprint, writeState } from '@directory/search';
+
+/*
+ * The read model's snapshot on local disk (docs/search.md, "Restarts: the model's snapshot"):
+ * the index and the slugs as they were at a position of the change feed, so that a process
+ * starting again reads them in seconds and follows the feed from there, instead of reading
+ * every project from the database and building the index again.
+ *
+ * The file: MAGIC, a JSON header (what it is, whose, at which position), then the state
+ * (@directory/search persist.ts). It is written to a temporary file, synced and renamed over
+ * the last one, so a reader finds a whole file or the previous one, never half of one.
+ */
+
+const MAGIC = Buffer.from('DIRMODL1', 'latin1');
+/** Bumped when what the read model keeps beside the index changes meaning. */
+export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FILE = 'read-model.snapshot';
+
+export interface SnapshotHeader {
+  format: number;
+  /** The engine's fingerprint (snapshot-probe.ts). */
+  engine: string;
+  database: string;
+  cluster: string;
+  /** The model's horizon (position.ts): every transaction below it is in the state. */
+  horizon: string;
+  synonymsVersion: string;
+  maxUpdated: number;
+  projects: number;
+  savedAt: string;
+}
+
+/** What is written after the header: read back into a fresh instance of this class. */
+export class ModelState {
+  constructor(
+    public index: SearchIndex,
+    public slugs: Map<string, string>,
+  ) {}
+}
+
+/** Why a snapshot is not loaded; undefined when it may be. */
+export function rejectionOf(
+  header: SnapshotHeader,
+  db: DatabaseInstance,
+  engine: string,
+): string | undefined {
+  if (header.format !== SNAPSHOT_FORMAT)
+    return `it has format ${header.format}, this server ${SNAPSHOT_FORMAT}`;
+  if (header.engine !== engine) return 'it was written by another version of the search engine';
+  if (header.database !== db.id || header.cluster !== db.cluster) return 'it is of another database';
+  if (BigInt(header.horizon) > db.xmax)
+    return 'its position is ahead of the database (restored from an older copy?)';
+  return undefined;
+}
+
+const BUFFER = 1 << 20;
+
+/** A file written through a buffer of 1 MiB. */
+class FileSink {
+  private readonly buffer = Buffer.allocUnsafe(BUFFER);
+  private used = 0;
+  bytes = 0;
+  constructor(private readonly fd: number) {}
+  write = (b: Uint8Array) => {
+    this.bytes += b.byteLength;
+    if (b.byteLength > BUFFER / 2) {
+      this.flush();
+      writeSync(this.fd, b);
+      return;
+    }
+    if (this.used + b.byteLength > BUFFER) this.flush();
+    this.buffer.set(b, this.used);
+    this.used += b.byteLength;
+  };
+  flush() {
+    if (this.used > 0) writeSync(this.fd, this.buffer, 0, this.used);
+    this.used = 0;
+  }
+}
+
+/** A file read through a buffer of 1 MiB. */
+class FileSource {
+  private readonly buffer = Buffer.allocUnsafe(BUFFER);
+  private start = 0;
+  private end = 0;
+  private position = 0;
+  constructor(private readonly fd: number) {}
+  read = (into: Uint8Array) => {
+    let offset = 0;
+    while (offset < into.byteLength) {
+      const need = into.byteLength - offset;
+      if (this.start === this.end) {
+        if (need >= BUFFER) {
+          const n = readSync(this.fd, into, offset, need, this.position);
+          if (n <= 0) throw new Error('the snapshot file is truncated');
+          this.position += n;
+          offset += n;
+          continue;
+        }
+        this.end = readSync(this.fd, this.buffer, 0, BUFFER, this.position);
+        if (this.end <= 0) throw new Error('the snapshot file is truncated');
+        this.position += this.end;
+        this.start = 0;
+      }
+      const n = Math.min(need, this.end - this.start);
+      into.set(this.buffer.subarray(this.start, this.start + n), offset);
+      this.start += n;
+      offset += n;
+    }
+  };
+}
+
+function readHeader(source: FileSource): SnapshotHeader {
+  const magic = new Uint8Array(MAGIC.byteLength);
+  source.read(magic);
+  if (!MAGIC.equals(magic)) throw new Error('not a snapshot of the read model');
+  const length = new Uint8Array(4);
+  source.read(length);
+  const json = Buffer.allocUnsafe(Buffer.from(length).readUInt32LE(0));
+  source.read(json);
+  return JSON.parse(json.toString('utf8')) as SnapshotHeader;
+}
+
+/** The header of the snapshot in `dir`, or undefined when there is none (or it cannot be read). */
+export function peekSnapshot(dir: string): SnapshotHeader | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(join(dir, SNAPSHOT_FILE), 'r');
+    return readHeader(new FileSource(fd));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Reads the snapshot in `dir` when `accept` (given its header) returns no reason against it:
+ * `{state, header}`, or `{reason}` when there is none, it is refused or cannot be read.
+ */
+export function loadSnapshot(
+  dir: string,
+  accept: (header: SnapshotHeader) => string | undefined,
+): { state: ModelState; header: SnapshotHeader } | { reason: string } {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, SNAPSHOT_FILE), 'r');
+  } catch {
+    return { reason: 'there is none' };
+  }
+  try {
+    const source = new FileSource(fd);
+    const header = readHeader(source);
+    const reason = accept(header);
+    if (reason) return { reason };
+    const state = new ModelState(new SearchIndex(), new Map());
+    readState(source.read, state);
+    return { state, header };
+  } catch (err) {
+    return { reason: `it cannot be read: ${(err as Error).message}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes the state to `dir` (a temporary file, then renamed over the last snapshot). A
+ * generator: it yields between fields, so that the caller may give the event loop turns.
+ * Returns the bytes written.
+ */
+export function* saveSnapshot(
+  dir: string,
+  header: Omit<SnapshotHeader, 'format' | 'engine'>,
+  state: ModelState,
+): Generator<void, number> {
+  const engine = snapshotFingerprint();
+  if ('error' in engine) throw new Error(engine.error);
+  mkdirSync(dir, { recursive: true });
+  const temporary = join(dir, `${SNAPSHOT_FILE}.${process.pid}.tmp`);
+  const fd = openSync(temporary, 'w');
+  let closed = false;
+  try {
+    const sink = new FileSink(fd);
+    const json = Buffer.from(
+      JSON.stringify({ format: SNAPSHOT_FORMAT, engine: engine.fingerprint, ...header }),
+    );
+    const length = Buffer.allocUnsafe(4);
+    length.writeUInt32LE(json.byteLength, 0);
+    sink.write(MAGIC);
+    sink.write(length);
+    sink.write(json);
+    yield* writeState(sink.write, state);
+    sink.flush();
+    fsyncSync(fd);
+    closeSync(fd);
+    closed = true;
+    renameSync(temporary, join(dir, SNAPSHOT_FILE));
+    return sink.bytes;
+  } finally {
+    // a failure, or a caller that stopped the generator: no temporary file is left behind
+    if (!closed) closeSync(fd);
+    rmSync(temporary, { force: true });
+  }
+}
