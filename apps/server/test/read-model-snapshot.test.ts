@@ -88,7 +88,7 @@ describe.each(targets)('the read model’s snapshot on $name', (target) => {
       expect(m.idOfSlug(gone!)).toBeUndefined();
       // searches find the projects written while it was stopped, as the running server's model does
       const q = later[0]!.split('-').slice(2).join(' ');
-      const found = await m.search((index) => index.findProjects({ ...query, q }));
+      const found = m.index.findProjects({ ...query, q });
       const r = await s.call('GET', `/api/projects?q=${encodeURIComponent(q)}&limit=10`);
       expect(found.total).toBe(r.json.total);
       expect(found.hits.map((h) => h.id)).toEqual(r.json.projects.map((p: { id: string }) => p.id));
