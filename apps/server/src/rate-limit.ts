@@ -84,11 +84,13 @@ export class RateLimits {
     const windowSeconds = Math.max(1, Math.round(this.config.windowMs / 1000));
     if (principal) {
       const own = principal.rateLimit;
-      if (own) return { name: 'key', subject: principal.id ?? 'bootstrap', ...own };
+      // a rotated key is counted as the key it replaced (its lineage)
+      const subject = principal.lineage ?? principal.id ?? 'bootstrap';
+      if (own) return { name: 'key', subject, ...own };
       if (this.config.perKey <= 0) return undefined;
       return {
         name: 'key',
-        subject: principal.id ?? 'bootstrap',
+        subject,
         requests: this.config.perKey,
         windowSeconds,
       };

@@ -14,7 +14,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { MAX_BODY_DEPTH, scanBody } from './body-scan.ts';
 import { stillValid } from './checked-body.ts';
-import { type RateLimits, rateLimitHeaders } from './rate-limit.ts';
+import { type Outcome, type Policy, type RateLimits, rateLimitHeaders } from './rate-limit.ts';
 import { readBodyText } from './read-body.ts';
 import { repeatedParameters } from './repeated-params.ts';
 import { sendError } from './rest-adapter.ts';
@@ -120,22 +120,42 @@ export function rateLimitGate(options: {
             ]),
           );
       }
+      const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      /** Takes `calls` from `policy`'s budget: false (and the 429 sent) when it is spent. */
+      const charge = (policy: Policy): boolean | Promise<boolean> => {
+        const now = limits.takeNow(policy, calls);
+        return now ? answer(policy, now) : limits.take(policy, calls).then((o) => answer(policy, o));
+      };
+      const answer = (policy: Policy, outcome: Outcome): boolean => {
+        for (const [name, value] of Object.entries(rateLimitHeaders(policy, outcome)))
+          res.setHeader(name, value);
+        if (outcome.allowed) return true;
+        res.setHeader('Retry-After', String(outcome.resetSeconds));
+        const per = policy.name === 'key' ? 'API key' : 'client address';
+        (options.trpc ? (e: AppError) => sendTrpcError(req, res, e) : (e: AppError) => sendError(res, e))(
+          new AppError('RATE_LIMITED', [
+            `Rate limit exceeded: at most ${policy.requests} requests per ${policy.windowSeconds} s per ${per}; retry after the time in the Retry-After header`,
+          ]),
+        );
+        return false;
+      };
       // no promise on the way of a request whose key and lease are at hand
       const known = knownHeaderPrincipal(req, res, keys);
-      const principal = known === LOOK_UP ? await headerPrincipal(req, res, keys) : known;
-      const policy = limits.policyOf(principal, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      let principal: Principal | null | undefined;
+      if (known === LOOK_UP) {
+        // A key this process has not seen lately is paid for by its address before it is looked
+        // up: guessing keys costs the guesser, and an address over its budget costs no lookup.
+        const anon = limits.policyOf(null, address);
+        if (anon && !(await charge(anon))) return;
+        principal = await headerPrincipal(req, res, keys);
+        // a wrong key was counted as what it is: a request of that address
+        if (!principal && anon) return next();
+      } else principal = known;
+      const policy = limits.policyOf(principal, address);
       if (!policy) return next();
-      const outcome = limits.takeNow(policy, calls) ?? (await limits.take(policy, calls));
-      for (const [name, value] of Object.entries(rateLimitHeaders(policy, outcome)))
-        res.setHeader(name, value);
-      if (outcome.allowed) return next();
-      res.setHeader('Retry-After', String(outcome.resetSeconds));
-      const per = policy.name === 'key' ? 'API key' : 'client address';
-      (options.trpc ? (e: AppError) => sendTrpcError(req, res, e) : (e: AppError) => sendError(res, e))(
-        new AppError('RATE_LIMITED', [
-          `Rate limit exceeded: at most ${policy.requests} requests per ${policy.windowSeconds} s per ${per}; retry after the time in the Retry-After header`,
-        ]),
-      );
+      // no promise when this process's lease answers
+      const allowed = charge(policy);
+      if (allowed === true || (allowed !== false && (await allowed))) next();
     } catch (err) {
       next(err);
     }

@@ -50,6 +50,8 @@ export interface Principal {
   scopes: readonly Scope[];
   /** The key's own limit; null: the default (RATE_LIMIT_KEY_PER_MINUTE). */
   rateLimit: { requests: number; windowSeconds: number } | null;
+  /** What the rate limit counts: the first key of its chain of rotations (absent: `id`). */
+  lineage?: string;
 }
 
 /** Resolves a presented key to whom it belongs; null for an unknown, expired or revoked key. */

@@ -219,6 +219,8 @@ export interface ApiKeysTable {
   rate_limit_requests: number | null;
   rate_limit_window_seconds: number | null;
   admin: Generated<boolean>;
+  /** The first key of its chain of rotations (migration 2026_11_28_001010); null: its own id. */
+  lineage: string | null;
 }
 
 /** rate-limiter-flexible's counters (RateLimiterPostgres). */

@@ -32,6 +32,8 @@ export const rotateKey = keyedProcedure
         start: keyStart(key),
         scopes: current.scopes,
         expiresAt: current.expires_at,
+        // the rate limit counts the new key as the old one (docs/keys-and-limits.md#rate-limiting)
+        lineage: current.lineage,
         rateLimit:
           current.rate_limit_requests !== null && current.rate_limit_window_seconds !== null
             ? { requests: current.rate_limit_requests, windowSeconds: current.rate_limit_window_seconds }

@@ -26,6 +26,7 @@ export function principalOf(row: KeyRow): Principal {
     id: row.id,
     name: row.name,
     scopes: row.scopes.filter(isScope),
+    lineage: row.lineage,
     rateLimit:
       row.rate_limit_requests !== null && row.rate_limit_window_seconds !== null
         ? { requests: row.rate_limit_requests, windowSeconds: row.rate_limit_window_seconds }

@@ -15,6 +15,8 @@ export interface KeyRow {
   last_used_at: Date | null;
   rate_limit_requests: number | null;
   rate_limit_window_seconds: number | null;
+  /** The first key of its chain of rotations (its own id when it was not made by one). */
+  lineage: string;
 }
 
 export interface NewKey {
@@ -26,17 +28,20 @@ export interface NewKey {
   expiresAt: Date | null;
   rateLimit: { requests: number; windowSeconds: number } | null;
   admin?: boolean;
+  /** A rotation's new key: the lineage of the key it replaces (the rate limit counts them as one). */
+  lineage?: string;
 }
 
 const COLUMNS = sql.raw(
-  'id, name, start, scopes, created_at, expires_at, revoked_at, last_used_at, rate_limit_requests, rate_limit_window_seconds',
+  'id, name, start, scopes, created_at, expires_at, revoked_at, last_used_at, rate_limit_requests, rate_limit_window_seconds, coalesce(lineage, id) as lineage',
 );
 
 export async function insertKey(db: Db, key: NewKey): Promise<KeyRow> {
   const { rows } = await sql<KeyRow>`
-    insert into api_keys (id, name, hash, start, scopes, expires_at, rate_limit_requests, rate_limit_window_seconds, admin)
+    insert into api_keys (id, name, hash, start, scopes, expires_at, rate_limit_requests, rate_limit_window_seconds, admin, lineage)
     values (${key.id}, ${key.name}, ${key.hash}, ${key.start}, ${[...key.scopes]}::text[], ${key.expiresAt},
-      ${key.rateLimit?.requests ?? null}, ${key.rateLimit?.windowSeconds ?? null}, ${key.admin ?? false})
+      ${key.rateLimit?.requests ?? null}, ${key.rateLimit?.windowSeconds ?? null}, ${key.admin ?? false},
+      ${key.lineage ?? null})
     returning ${COLUMNS}
   `.execute(db);
   return rows[0] as KeyRow;

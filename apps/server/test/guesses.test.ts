@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { targets, useServer } from './helpers.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const guess = () => `dir_${Array.from(randomBytes(44), (b) => BASE58[b % BASE58.length]).join('')}`;
+
+describe.each(targets)(
+  'guesses cost the guesser on $name (docs/keys-and-limits.md#rate-limiting)',
+  (target) => {
+    const s = useServer(target, { rateLimit: { windowMs: 60_000, perAddress: 5, perKey: 0 } });
+
+    /** How often the table of keys was read (each lookup of a key reads it by its index). */
+    const keyReads = async () => {
+      await sleep(1_200); // statistics reach the view within a second
+      const r = await s.db.pool.query<{ n: string }>(
+        `select coalesce(idx_scan, 0) + coalesce(seq_scan, 0) as n from pg_stat_user_tables where relname = 'api_keys'`,
+      );
+      return Number(r.rows[0]?.n ?? 0);
+    };
+
+    it('an unknown key is charged to its address before it is looked up: over the budget, no lookup', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await s.call('GET', '/api/discovery/tasks', { key: guess() })).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+      const before = await keyReads();
+      for (let i = 0; i < 20; i++) {
+        const r = await s.call('GET', '/api/discovery/tasks', { key: guess() });
+        expect(r.status).toBe(429);
+        expect(r.headers.get('ratelimit-policy')).toMatch(/^"anon"/);
+      }
+      // before: each guess was looked up, then refused as the address's request
+      expect(await keyReads()).toBe(before);
+    });
+  },
+);
+
+describe.each(targets)('a rotated key keeps its count on $name', (target) => {
+  const s = useServer(target, { rateLimit: { windowMs: 60_000, perAddress: 0, perKey: 0 } });
+
+  it('the new key of a rotation is counted with the old one for the window', async () => {
+    const created = await s.call('POST', '/api/keys', {
+      body: { name: 'limited', scopes: ['tasks:read'], rateLimit: { requests: 3, windowSeconds: 60 } },
+    });
+    const old = created.json.data as { id: string; key: string };
+    expect((await s.call('GET', '/api/discovery/tasks', { key: old.key })).status).toBe(200);
+    expect((await s.call('GET', '/api/discovery/tasks', { key: old.key })).status).toBe(200);
+    const rotated = await s.call('POST', `/api/keys/${old.id}/rotate`, { body: { graceSeconds: 60 } });
+    const fresh = rotated.json.data.key as string;
+    const third = await s.call('GET', '/api/discovery/tasks', { key: fresh });
+    expect(third.status).toBe(200);
+    expect(third.headers.get('ratelimit')).toMatch(/r=0\b/);
+    // before: a fresh budget of 3
+    expect((await s.call('GET', '/api/discovery/tasks', { key: fresh })).status).toBe(429);
+    expect((await s.call('GET', '/api/discovery/tasks', { key: old.key })).status).toBe(429);
+  });
+});
