@@ -33,6 +33,9 @@ const QUERIES: ProjectQuery[] = [
 ];
 const answers = (index: SearchIndex, queries = QUERIES) =>
   JSON.stringify(queries.map((q) => index.findProjects(q)));
+/** Every project's related projects (related.ts: tags, link owners, words). */
+const related = (index: SearchIndex, ids: string[]) =>
+  JSON.stringify(ids.map((id) => index.findRelated(id, 20)));
 
 describe('the engine’s state written and read back (persist.ts)', () => {
   it('answers every query as the index it was written from, and after the same writes', () => {
@@ -44,6 +47,9 @@ describe('the engine’s state written and read back (persist.ts)', () => {
     answers(built);
     const loaded = roundTrip(built);
     expect(answers(loaded)).toBe(answers(built));
+    const ids = projects.map((p) => p.id);
+    expect(related(loaded, ids)).toBe(related(built, ids));
+    expect(related(built, ids)).toContain('"owner":"github.com/');
 
     const [first, second] = projects;
     const changed = [
@@ -61,6 +67,7 @@ describe('the engine’s state written and read back (persist.ts)', () => {
     }
     const later = ['aa', 'kiwi', 'quokka', 'qu', 'aardvrak', '新版'].map((q) => ({ ...BASE_QUERY, q }));
     expect(answers(loaded, [...QUERIES, ...later])).toBe(answers(built, [...QUERIES, ...later]));
+    expect(related(loaded, [...ids, 'zz-new'])).toBe(related(built, [...ids, 'zz-new']));
   });
 
   it('refuses a state of another layout', () => {
