@@ -254,3 +254,15 @@ export class BitPool {
     this.taken = [];
   }
 }
+
+/** Sets a document's bit, growing the bitmap when the document is past its end. */
+export function setBit(bits: Uint32Array, d: number): Uint32Array {
+  const w = d >>> 5;
+  let b = bits;
+  if (w >= b.length) {
+    b = new Uint32Array(Math.max(w + 1, b.length * 2));
+    b.set(bits);
+  }
+  b[w]! |= 1 << (d & 31);
+  return b;
+}

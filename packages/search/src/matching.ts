@@ -15,8 +15,7 @@ import { allowedTypos, prefixDistance } from './typo.ts';
  * is a bitmap per match code (Coded), made a word of 32 documents at a time: a posting list
  * with a document per 32 of the directory is OR-ed as its bitmap, a sparser one bit by bit;
  * a word's best code per document is its codes taken from the best down, each AND NOT the
- * better ones; two words combine code by code (AND, into the code of the worse of the two).
- */
+ * better ones; two words combine code by code (AND, into the code of the worse of the two). */
 
 /** A query word: the terms that must all match, and its synonyms' terms (each a conjunction). */
 export interface Word {

@@ -22,3 +22,20 @@ export class PairBuffer {
     this.docs[this.n++] = doc;
   }
 }
+
+/** Pairs grouped by term (a counting sort): term t's documents are grouped[start[t]..start[t + 1]). */
+export function byTerm(
+  terms: Uint32Array,
+  docs: Uint32Array,
+  n: number,
+): { maxTerm: number; start: Uint32Array; grouped: Uint32Array } {
+  let maxTerm = 0;
+  for (let i = 0; i < n; i++) if (terms[i]! > maxTerm) maxTerm = terms[i]!;
+  const start = new Uint32Array(maxTerm + 2);
+  for (let i = 0; i < n; i++) start[terms[i]! + 1]!++;
+  for (let t = 1; t <= maxTerm + 1; t++) start[t]! += start[t - 1]!;
+  const fill = start.slice(0, maxTerm + 1);
+  const grouped = new Uint32Array(n);
+  for (let i = 0; i < n; i++) grouped[fill[terms[i]!]!++] = docs[i]!;
+  return { maxTerm, start, grouped };
+}

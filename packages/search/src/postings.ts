@@ -1,4 +1,5 @@
-import type { Bits } from './bitmap.ts';
+import { type Bits, setBit } from './bitmap.ts';
+import { addPairs } from './postings-batch.ts';
 
 /*
  * Posting lists of many terms (a term is a dense integer), each a sorted set of document
@@ -9,22 +10,24 @@ import type { Bits } from './bitmap.ts';
  * of the tail.
  */
 
-const SMALL = 32;
+/** Lists up to this many documents are plain arrays. */
+export const SMALL = 32;
 const NONE: number[] = [];
 
 export type List = number | number[] | Uint32Array;
 
 export class Postings {
-  private lists: (List | undefined)[] = [];
+  /** (Written by postings-batch.ts too.) */
+  lists: (List | undefined)[] = [];
   /**
    * The bitmap of a list with at least a document per 32 of the directory, made when a query
    * first reads it that way (orInto) and kept up to date by every write: OR-ing it into a
    * query's set costs a word per 32 documents instead of a step per document. At that
    * density the bitmap is no larger than the list.
    */
-  private dense: (Uint32Array | undefined)[] = [];
+  dense: (Uint32Array | undefined)[] = [];
   /** Lengths of the Uint32Array lists (their capacity is larger). */
-  private lens = new Uint32Array(1024);
+  lens = new Uint32Array(1024);
 
   /** The list of a term and its length (0 when none). */
   get(term: number): List | undefined {
@@ -141,68 +144,7 @@ export class Postings {
    * repeated pairs for one document are dropped.
    */
   addPairs(terms: Uint32Array, docs: Uint32Array, n: number): void {
-    if (n === 0) return;
-    let maxTerm = 0;
-    for (let i = 0; i < n; i++) if (terms[i]! > maxTerm) maxTerm = terms[i]!;
-    while (this.lists.length <= maxTerm) this.lists.push(undefined);
-    if (this.lens.length <= maxTerm) {
-      const lens = new Uint32Array(Math.max(maxTerm + 1, this.lens.length * 2));
-      lens.set(this.lens);
-      this.lens = lens;
-    }
-    const start = new Uint32Array(maxTerm + 2);
-    for (let i = 0; i < n; i++) start[terms[i]! + 1]!++;
-    for (let t = 1; t <= maxTerm + 1; t++) start[t]! += start[t - 1]!;
-    const fill = start.slice(0, maxTerm + 1);
-    const grouped = new Uint32Array(n);
-    for (let i = 0; i < n; i++) grouped[fill[terms[i]!]!++] = docs[i]!;
-    for (let t = 0; t <= maxTerm; t++) {
-      const from = start[t]!;
-      const to = start[t + 1]!;
-      if (from === to) continue;
-      // the run, ascending and without repeats, or the slow path
-      let ascending = true;
-      let unique = 0;
-      for (let i = from; i < to; i++) {
-        const d = grouped[i]!;
-        if (i > from && d === grouped[i - 1]) continue;
-        if (i > from && d < grouped[i - 1]!) ascending = false;
-        grouped[from + unique++] = d;
-      }
-      const l = this.lists[t];
-      if (!ascending || (l !== undefined && !(l instanceof Uint32Array))) {
-        for (let i = from; i < from + unique; i++) this.add(t, grouped[i]!);
-        continue;
-      }
-      const bits = this.dense[t];
-      if (bits) {
-        let b = bits;
-        for (let i = from; i < from + unique; i++) b = setBit(b, grouped[i]!);
-        this.dense[t] = b;
-      }
-      if (l === undefined) {
-        if (unique === 1) this.lists[t] = grouped[from]!;
-        else if (unique <= SMALL) this.lists[t] = Array.from(grouped.subarray(from, from + unique));
-        else {
-          this.lists[t] = grouped.slice(from, from + unique);
-          this.lens[t] = unique;
-        }
-        continue;
-      }
-      const len = this.lens[t]!;
-      if (len > 0 && l[len - 1]! >= grouped[from]!) {
-        for (let i = from; i < from + unique; i++) this.add(t, grouped[i]!);
-        continue;
-      }
-      let target = l;
-      if (len + unique > l.length) {
-        target = new Uint32Array(Math.max(2 * l.length, len + unique));
-        target.set(l.subarray(0, len));
-        this.lists[t] = target;
-      }
-      target.set(grouped.subarray(from, from + unique), len);
-      this.lens[t] = len + unique;
-    }
+    addPairs(this, terms, docs, n);
   }
 
   /**
@@ -304,18 +246,6 @@ export class Postings {
     }
     return b + this.lens.byteLength;
   }
-}
-
-/** Sets a document's bit, growing the bitmap when the document is past its end. */
-export function setBit(bits: Uint32Array, d: number): Uint32Array {
-  const w = d >>> 5;
-  let b = bits;
-  if (w >= b.length) {
-    b = new Uint32Array(Math.max(w + 1, b.length * 2));
-    b.set(bits);
-  }
-  b[w]! |= 1 << (d & 31);
-  return b;
 }
 
 function lowerBound(l: ArrayLike<number>, n: number, x: number): number {
