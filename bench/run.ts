@@ -23,6 +23,14 @@ import { measure, scenarios } from './scenarios.ts';
 import { prepareSearch, searchScenarios } from './search.ts';
 import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
 import { currentSection } from './web.ts';
+import {
+  renderWideBodies,
+  runWideBodiesBench,
+  WIDE_END,
+  WIDE_START,
+  type WideBodiesResult,
+  withWideBodiesSection,
+} from './wide-bodies.ts';
 import { runWithWriter, type WriterRun } from './writer.ts';
 import {
   renderWritesSection,
@@ -366,7 +374,8 @@ try {
   const report: Report = { machine, settings, sizes: [] };
   // `--scenarios queue` runs the queue part alone (bench/queue.ts)
   const queueOnly =
-    only.length > 0 && only.every((key) => key === 'queue' || key === 'history' || key === 'writes');
+    only.length > 0 &&
+    only.every((key) => key === 'queue' || key === 'history' || key === 'writes' || key === 'wide-bodies');
   if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
   if (!queueOnly && before !== 'none' && wanted('upsert-before')) {
     console.log(`\n== upserts: the server of ${before} (before the read model) and this one`);
@@ -427,6 +436,19 @@ try {
     });
     console.log(renderWritesSection(writes));
   }
+  // `--scenarios wide-bodies` runs the wide bodies' part (bench/wide-bodies.ts)
+  let wide: WideBodiesResult | undefined;
+  if (only.length === 0 || only.includes('wide-bodies')) {
+    console.log('\n== wide bodies: /healthz while eight clients send 5 MB bodies of 1.7 million items');
+    wide = await runWideBodiesBench({
+      adminUrl,
+      apiKey,
+      duration: settings.duration,
+      dbPoolSize: settings.dbPoolSize,
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
+    });
+    console.log(renderWideBodies(wide, ''));
+  }
   if (!queueOnly) console.log(renderSummary(report));
   let queue: QueueSizeResult[] = [];
   if (only.length === 0 || only.includes('queue')) {
@@ -457,7 +479,11 @@ try {
         [analysis, writeProfile, serving, web].map((x) => (x ? `\n${x}\n` : '')).join('');
     const withQueue = queueSection ? withQueueSection(text, queueSection) : text;
     const writesSection = writes ? renderWritesSection(writes) : keptBetween(file, WRITES_START, WRITES_END);
-    writeFileSync(file, writesSection ? withWritesSection(withQueue, writesSection) : withQueue);
+    const withWrites = writesSection ? withWritesSection(withQueue, writesSection) : withQueue;
+    const wideSection = wide
+      ? renderWideBodies(wide, `Load average ${machine.load.toFixed(2)} when the run began.`)
+      : keptBetween(file, WIDE_START, WIDE_END);
+    writeFileSync(file, wideSection ? withWideBodiesSection(withWrites, wideSection) : withWrites);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);
