@@ -17,6 +17,20 @@ export interface TransportOptions {
   retries?: number;
   /** The limit for one attempt in ms, response body included; default 30000. */
   timeoutMs?: number;
+  /** Called before each pause between attempts: what failed, and how long the pause is. */
+  onWait?: (wait: RetryWait) => void;
+}
+
+export interface RetryWait {
+  /** `GET /api/projects`: the request to be sent again. */
+  call: string;
+  /** Why: the failure of the attempt before (a 429, a 503, no connection). */
+  error: DirectoryError;
+  /** The pause in ms (the server's Retry-After when it sent one). */
+  ms: number;
+  /** The attempt that follows (2, 3, …) and how many there may be in all. */
+  attempt: number;
+  attempts: number;
 }
 
 /** `signal` ends the call (and its retries) early, rejecting with the signal's reason. */
@@ -168,7 +182,10 @@ export function createTransport(options: TransportOptions): Send {
       const outcome = await attempt(route, input, signal);
       if (outcome.ok) return outcome.body;
       if (!outcome.retry || n >= retries) throw outcome.error;
-      await sleep(outcome.delayMs ?? backoff(n));
+      const ms = outcome.delayMs ?? backoff(n);
+      const call = `${route.method} ${new URL(buildRequest(baseUrl, route, input).url).pathname}`;
+      options.onWait?.({ call, error: outcome.error, ms, attempt: n + 2, attempts: retries + 1 });
+      await sleep(ms);
       signal?.throwIfAborted();
     }
   };

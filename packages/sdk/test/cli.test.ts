@@ -681,6 +681,34 @@ describe('run (in-process)', () => {
     return { io, out, err };
   };
 
+  it('says on stderr what it waits for after a 429; --no-retry fails at once', async () => {
+    let calls = 0;
+    // the first answer a 429 with Retry-After: 1, then the service's own
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (++calls > 1) return globalThis.fetch(input, init);
+      return new Response(
+        JSON.stringify({
+          success: false,
+          error: 'Too Many Requests',
+          details: ['Rate limit: 5 requests per 60 s'],
+        }),
+        { status: 429, headers: { 'retry-after': '1', 'content-type': 'application/json' } },
+      );
+    };
+    const waited = capture({ fetch });
+    expect(await run(['tasks', 'list', '--limit', '1'], waited.io)).toBe(0);
+    expect(waited.err.join('')).toMatch(
+      /^waiting 1 s before sending GET \/api\/discovery\/tasks again \(try 2 of 4\): 429 Too Many Requests: Rate limit: 5 requests per 60 s \(--no-retry fails at once\)\n$/,
+    );
+    calls = 0;
+    const once = capture({ fetch });
+    const started = Date.now();
+    expect(await run(['tasks', 'list', '--limit', '1', '--no-retry'], once.io)).toBe(2);
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(calls).toBe(1);
+    expect(once.err.join('')).toBe('error: 429 Too Many Requests: Rate limit: 5 requests per 60 s\n');
+  });
+
   it('returns the exit code and writes to the given streams', async () => {
     const { io, out, err } = capture();
     expect(await run(['get', 'no-such-project-slug'], io)).toBe(1);

@@ -24,6 +24,7 @@ export const GLOBAL_OPTIONS = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
   json: { type: 'boolean' },
+  'no-retry': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies OptionSpec;
 
@@ -33,6 +34,8 @@ export const GLOBAL_HELP = `Global options:
                      in ps); with none, for a server on this machine, the key it keeps in data/api-key
                      (<dir>/api-key for DATABASE_URL=pglite:<dir>), read from the working directory
   --json             machine-readable output on stdout
+  --no-retry         fail at once on a 429, a 503 or a lost connection (by default the CLI waits and
+                     tries again, up to 3 times, saying on stderr what it waits for)
   -h, --help         this help
 Set DIRECTORY_ACTOR to a name (yours, or the program's) to have it recorded on the revisions your
 writes store; DIRECTORY_DEBUG=1 to add the stack trace to an error.`;

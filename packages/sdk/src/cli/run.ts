@@ -103,6 +103,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         apiKey,
         actor: io.env.DIRECTORY_ACTOR || undefined,
         fetch,
+        ...(values['no-retry'] === true && { retries: 0 }),
+        // a pause the service asked for (429, 503) is never silent: what failed, how long, and how
+        // not to wait (the quick retries after a 5xx or a lost connection say nothing until they give up)
+        onWait: (wait) =>
+          (wait.error.status === 429 || wait.error.status === 503) &&
+          io.stderr.write(
+            `waiting ${wait.ms % 1000 === 0 ? wait.ms / 1000 : (wait.ms / 1000).toFixed(1)} s before sending ${wait.call} again ` +
+              `(try ${wait.attempt} of ${wait.attempts}): ${describeError(wait.error, baseUrl)} (--no-retry fails at once)\n`,
+          ),
       }),
       baseUrl,
       json: values.json === true,
