@@ -31,8 +31,9 @@ describe.each(targets)(
         expect(r.status).toBe(429);
         expect(r.headers.get('ratelimit-policy')).toMatch(/^"anon"/);
       }
-      // before: each guess was looked up, then refused as the address's request
-      expect(await keyReads()).toBe(before);
+      // before: each of the 20 guesses was looked up, then refused as the address's request (the
+      // margin: statistics of earlier requests that reach the view late)
+      expect((await keyReads()) - before).toBeLessThan(5);
     });
   },
 );
