@@ -13,7 +13,7 @@ import {
   toAppError,
   WEBHOOK_DEFAULTS,
 } from '@directory/core/server';
-import { type Database, type Kysely, sql } from '@directory/db';
+import { type Database, type Kysely, type ReadSources, sql } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type pg from 'pg';
@@ -21,6 +21,7 @@ import { docsRouter } from './docs.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limit.ts';
+import { readsHealth } from './read-status.ts';
 import { MAX_BATCH_CALLS, metricsGate, rateLimitGate, trpcGate } from './request-gate.ts';
 import { requestId } from './request-id.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
@@ -29,7 +30,10 @@ import { webConsoleRouter } from './web.ts';
 import { createPoster } from './webhooks/post.ts';
 
 export interface AppOptions {
+  /** The primary. */
   db: Kysely<Database>;
+  /** DATABASE_READ_URL's standbys and where reads go now (docs/operating.md#standbys). */
+  reads?: ReadSources | undefined;
   /** The database pool, for the pool gauges of /metrics. */
   pool?: PoolStats;
   /**
@@ -118,7 +122,7 @@ export function createApp(options: AppOptions): express.Express {
 
   const readModel = options.readModel ?? startedReadModel(db, options.feed, logger);
   readModels.set(app, readModel);
-  const metrics = createMetrics({ db, pool: options.pool, logger, readModel });
+  const metrics = createMetrics({ db, pool: options.pool, logger, readModel, reads: options.reads });
   queueCounters.set(app, metrics.countQueue);
   app.use(requestId(logger));
   // One listener per request for both the request log line and the metrics.
@@ -151,7 +155,8 @@ export function createApp(options: AppOptions): express.Express {
       return sendError(res, new AppError('UNAVAILABLE', ['The search index is being built']));
     }
     try {
-      await sql`select 1`.execute(db);
+      // with standbys, a process that can read (from a standby, or the primary) is healthy
+      await sql`select 1`.execute(options.reads?.db() ?? db);
       // ?verbose=1: the settings every process must share, to compare processes (no secret in them).
       const verbose = req.query.verbose === '1' || req.query.verbose === 'true';
       // and, of several processes on one port (WEB_CONCURRENCY), which one answered
@@ -163,6 +168,7 @@ export function createApp(options: AppOptions): express.Express {
               status: 'ok',
               ...(process !== undefined && { process }),
               ...options.sharedSettings,
+              ...readsHealth(readModel, options.reads),
             }
           : { success: true, status: 'ok' },
       );
@@ -199,6 +205,7 @@ export function createApp(options: AppOptions): express.Express {
       feed: options.feed,
       allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
       sendWebhook,
+      reads: options.reads,
       readModel,
       responseCacheBytes: options.responseCacheBytes,
     }),
@@ -226,6 +233,7 @@ export function createApp(options: AppOptions): express.Express {
         feed: options.feed,
         allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
         sendWebhook,
+        reads: options.reads,
         readModel,
         setHeader: (name: string, value: string) => {
           if (!res.headersSent) res.setHeader(name, value);

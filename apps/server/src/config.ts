@@ -11,6 +11,10 @@ export interface Config {
   /** True when WEBHOOK_API_KEY was not set and a key was made for this run. */
   apiKeyGenerated: boolean;
   databaseUrl: string;
+  /** DATABASE_READ_URL: hot standbys of DATABASE_URL, in order (docs/operating.md#settings). */
+  databaseReadUrls: string[];
+  /** READ_MAX_LAG_MS: a standby further behind than this is not read from. */
+  readMaxLagMs: number;
   /** WEB_CONCURRENCY: server processes on the one port (PostgreSQL only; cluster.ts). */
   webConcurrency: number;
   bodyLimitBytes: number;
@@ -107,6 +111,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     apiKey: apiKeyGenerated ? randomBytes(24).toString('base64url') : configuredKey,
     apiKeyGenerated,
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databaseReadUrls: readUrls(env),
+    readMaxLagMs: integer(env, 'READ_MAX_LAG_MS', 2_000, 0),
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1),
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1),
@@ -139,6 +145,23 @@ function snapshotDir(env: NodeJS.ProcessEnv): string | undefined {
   if (raw) return resolve(raw);
   const target = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   return target.kind === 'pglite' ? target.dir : undefined;
+}
+
+const POSTGRES = /^postgres(ql)?:\/\//;
+
+/** DATABASE_READ_URL: comma-separated standbys of a PostgreSQL DATABASE_URL. */
+function readUrls(env: NodeJS.ProcessEnv): string[] {
+  const urls = (env.DATABASE_READ_URL ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  if (urls.length === 0) return [];
+  if (!POSTGRES.test(env.DATABASE_URL ?? ''))
+    throw new Error('DATABASE_READ_URL needs a PostgreSQL DATABASE_URL (its standbys replicate it)');
+  for (const [i, url] of urls.entries())
+    if (!POSTGRES.test(url))
+      throw new Error(`DATABASE_READ_URL: entry ${i + 1} must be postgres://… or postgresql://…`);
+  return urls;
 }
 
 function reaperSettings(env: NodeJS.ProcessEnv): ReaperSettings {

@@ -1,11 +1,18 @@
 import { type QueueEvent, type ReadModel, readQueueStats } from '@directory/core/server';
-import { type Database, deliveryCounts, type Kysely, oldestUndeliveredAge } from '@directory/db';
+import {
+  type Database,
+  deliveryCounts,
+  type Kysely,
+  oldestUndeliveredAge,
+  type ReadSources,
+} from '@directory/db';
 
 type DeliveryCounts = Awaited<ReturnType<typeof deliveryCounts>>;
 
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
+import { readsMetrics } from './read-status.ts';
 
 /** What the pool gauges read: pg.Pool's counters. */
 export interface PoolStats {
@@ -27,6 +34,7 @@ export function createMetrics(options: {
   pool?: PoolStats | undefined;
   logger: Logger;
   readModel?: ReadModel | undefined;
+  reads?: ReadSources | undefined;
 }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -91,6 +99,7 @@ export function createMetrics(options: {
       (s) => s.versions,
     );
   }
+  if (options.reads) readsMetrics(registry, options.reads);
   const { pool } = options;
   if (pool) {
     new Gauge({

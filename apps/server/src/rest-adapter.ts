@@ -20,7 +20,7 @@ import {
   renderJson,
   toAppError,
 } from '@directory/core/server';
-import type { Database, Kysely } from '@directory/db';
+import type { Database, Kysely, ReadRouting } from '@directory/db';
 import { type Request, type Response, Router } from 'express';
 import { checkHeaderKey, readCheckedBody } from './checked-body.ts';
 import { reportError } from './logger.ts';
@@ -44,6 +44,8 @@ export interface RestOptions {
   /** Sends a webhook message now (redeliver, ping). */
   sendWebhook?: Context['sendWebhook'];
   /** This process's read model (the reads of projects and tags). */
+  /** Where reads go (standbys or the primary; docs/operating.md#standbys); absent: `db`. */
+  reads?: ReadRouting | undefined;
   readModel?: ReadModel | undefined;
   /** The response cache's budget in bytes (default 32 MiB; 0: none). */
   responseCacheBytes?: number | undefined;
@@ -246,6 +248,7 @@ export function restRouter(options: RestOptions): Router {
         feed: options.feed,
         allowPrivateWebhookTargets: options.allowPrivateWebhookTargets,
         sendWebhook: options.sendWebhook,
+        reads: options.reads,
         readModel: options.readModel,
         setHeader: (name, value) => res.setHeader(name, value),
       };

@@ -7,6 +7,7 @@ import {
   migrateToLatest,
   pruneChanges,
   pruneRevisions,
+  ReadSources,
   redact,
 } from '@directory/db';
 import { type ResolvedKeys, resolveKeys } from './api-key.ts';
@@ -46,6 +47,31 @@ try {
   cannotStart(
     `cannot open the database ${redact(config.databaseUrl)}: ${message ?? code ?? 'unknown error'}`,
   );
+}
+
+// DATABASE_READ_URL: the standbys the read model and the reads use while they keep up
+// (docs/operating.md#standbys). A standby that is down now is used once it answers.
+let reads: ReadSources | undefined;
+if (config.databaseReadUrls.length > 0) {
+  try {
+    reads = await ReadSources.open({
+      primary: handle,
+      primaryUrl: config.databaseUrl,
+      standbyUrls: config.databaseReadUrls,
+      maxLagMs: config.readMaxLagMs,
+      connectOptions: {
+        poolSize: config.dbPoolSize,
+        // a standby that does not answer is given up quickly: the primary answers instead
+        connectTimeoutMs: Math.min(config.dbConnectTimeoutMs || 1_000, 1_000),
+        statementTimeoutMs: config.dbStatementTimeoutMs,
+      },
+      log: (message, err) =>
+        err === undefined ? logger.info(message) : logger.warn({ error: describeError(err) }, message),
+    });
+  } catch (err) {
+    await handle.close();
+    cannotStart(`cannot use DATABASE_READ_URL: ${describeError(err).message ?? 'unknown error'}`);
+  }
 }
 
 let apiKey: ResolvedKeys;
@@ -110,6 +136,7 @@ function stopPruning(): Promise<void> {
 // server already listens (/healthz answers 503 until it is built), then follows the feed.
 const readModel = new ReadModel({
   db: handle.db,
+  reads,
   feed,
   cacheBytes: config.readCacheBytes,
   warn: (message, err) => logger.warn({ error: describeError(err) }, message),
@@ -140,6 +167,7 @@ const app = createApp({
   responseCacheBytes: config.responseCacheBytes,
   feed,
   db: handle.db,
+  reads,
   pool: handle.pool,
   apiKey: apiKey.key,
   secret: apiKey.secret,
@@ -196,6 +224,7 @@ server.on('error', (err) => {
   const hint = code === 'EADDRINUSE' ? ' (another process uses that port: stop it, or set PORT)' : '';
   // The background jobs stop before the pool closes, so that none of them logs a failed query.
   void Promise.allSettled([reaper.stop(), feed.stop(), dispatcher.stop(), readModel.stop(), stopPruning()])
+    .then(() => reads?.close())
     .then(() => handle.close())
     .finally(() => cannotStart(`cannot listen on ${config.host}:${config.port}: ${message}${hint}`));
 });
@@ -224,6 +253,7 @@ async function shutdown(signal: string) {
   const { pool } = handle;
   while ((pool.totalCount > pool.idleCount || pool.waitingCount > 0) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 20));
+  await reads?.close();
   await handle.close();
   logger.info('stopped');
   process.exit(0);

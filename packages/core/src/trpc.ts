@@ -1,4 +1,4 @@
-import type { Database, Kysely } from '@directory/db';
+import type { Database, Kysely, ReadRouting } from '@directory/db';
 import { initTRPC } from '@trpc/server';
 import {
   authenticate,
@@ -23,7 +23,13 @@ import { newRequestWrites, requestWrites } from './transaction.ts';
 export const POSITION_HEADER = 'X-Directory-Position';
 
 export interface Context {
+  /** The primary: writes, the queue, keys, webhooks, and every read that must see them. */
   db: Kysely<Database>;
+  /**
+   * Where reads of projects, history, tags and the feed go (DATABASE_READ_URL's standbys, or
+   * the primary: docs/operating.md#standbys); absent: `db`. See `readDbOf`.
+   */
+  reads?: ReadRouting | undefined;
   /**
    * The secret that signs cursors (the server's: random, kept in its database); a transport
    * without `keys` also takes it as the one key it knows, with every scope
@@ -137,6 +143,12 @@ export const publicProcedure = t.procedure.use(requireReadableBody);
  * body, then the input schema.
  */
 export const keyedProcedure = t.procedure.use(requireKey).use(requireReadableBody).use(ownWrites);
+
+/**
+ * The database a read that the read model does not answer goes to: a standby while it keeps
+ * up, the primary while one of this process's own writes is not on the standby yet.
+ */
+export const readDbOf = (ctx: Pick<Context, 'db' | 'reads'>): Kysely<Database> => ctx.reads?.db() ?? ctx.db;
 
 /**
  * The read model of a request, once it can answer: built, and at `minPosition` if given

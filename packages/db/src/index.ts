@@ -90,6 +90,15 @@ export {
 } from './read-model/read.ts';
 export { type Snapshot, visibleIn } from './read-model/snapshot.ts';
 export { readSynonyms, readSynonymsVersion, writeSynonyms } from './read-model/synonyms.ts';
+export {
+  POLL_MS as READ_POLL_MS,
+  primaryOnly,
+  type ReadRoute,
+  type ReadRouting,
+  ReadSources,
+  type ReadStatus,
+  type StandbyStatus,
+} from './standby/read-sources.ts';
 export * from './tables.ts';
 export { findTagsByName, findTakenTagSlugs, lockKeysAndFindTags, type StoredTag } from './tags/read.ts';
 export { fillTagNamesEn, insertTags } from './tags/write.ts';

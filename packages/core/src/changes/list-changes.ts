@@ -2,7 +2,7 @@ import { readChanges } from '@directory/db';
 import { authenticate, bootstrapVerifier } from '../auth.ts';
 import { decodeCursor, encodeCursor, feedCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
-import { type Context, keyedProcedure } from '../trpc.ts';
+import { type Context, keyedProcedure, readDbOf } from '../trpc.ts';
 import { pollingFeed, toChange } from './feed.ts';
 import { ListChangesInput, ListChangesOutput, listChangesMeta } from './list-changes.types.ts';
 
@@ -20,6 +20,10 @@ const KEY_CHECK_MS = 250;
 async function keyStillValid(ctx: Context): Promise<void> {
   await authenticate(ctx.credentials, ctx.keys ?? bootstrapVerifier(ctx.apiKey));
 }
+// Read from a standby (docs/operating.md#standbys), a change's notification can come before
+// the standby has replayed it: after a notification, look again every 50 ms for 2 s.
+const STANDBY_RECHECK_MS = 50;
+const STANDBY_RECHECK_FOR_MS = 2_000;
 
 export const listChanges = keyedProcedure
   .meta(listChangesMeta)
@@ -30,10 +34,12 @@ export const listChanges = keyedProcedure
     const after = input.after === undefined ? undefined : decodeCursor(feedCursor, input.after);
     const deadline = Date.now() + input.wait * 1000;
     let heldBackMs = HELD_BACK_FIRST_MS;
+    let recheckUntil = 0;
     for (;;) {
       const since = feed.version;
       // Each read takes a pooled connection for one statement only; waiting holds none.
-      const page = await readChanges(ctx.db, after, input.limit + 1);
+      const db = readDbOf(ctx);
+      const page = await readChanges(db, after, input.limit + 1);
       if (page.expired) {
         throw new AppError('GONE', [
           'cursor: Changes after this cursor are no longer retained; read the current state and follow the feed without `after`',
@@ -53,6 +59,9 @@ export const listChanges = keyedProcedure
       if (page.heldBack) {
         await feed.waitForChange(Math.min(remaining, heldBackMs), since);
         heldBackMs = Math.min(HELD_BACK_MAX_MS, heldBackMs * 2);
+      } else if (Date.now() < recheckUntil) {
+        await feed.waitForChange(Math.min(remaining, STANDBY_RECHECK_MS), since);
+        await keyStillValid(ctx);
       } else {
         const until = Date.now() + remaining;
         do {
@@ -60,5 +69,6 @@ export const listChanges = keyedProcedure
           await keyStillValid(ctx);
         } while (feed !== pollingFeed && feed.version === since && !feed.stopping && Date.now() < until);
       }
+      if (db !== ctx.db && feed.version !== since) recheckUntil = Date.now() + STANDBY_RECHECK_FOR_MS;
     }
   });

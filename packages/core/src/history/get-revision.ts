@@ -1,7 +1,7 @@
 import { type Database, findRevision, type Kysely, type RevisionRow } from '@directory/db';
 import { AppError } from '../errors.ts';
 import { historyProjectId } from '../services/history-project.ts';
-import { publicProcedure } from '../trpc.ts';
+import { publicProcedure, readDbOf } from '../trpc.ts';
 import { GetRevisionInput, GetRevisionOutput, getRevisionMeta } from './get-revision.types.ts';
 import { toRevisionSummary } from './revision.types.ts';
 
@@ -20,6 +20,6 @@ export const getRevision = publicProcedure
   .input(GetRevisionInput)
   .output(GetRevisionOutput)
   .query(async ({ ctx, input }) => {
-    const row = await revisionOf(ctx.db, input.slug, input.revision);
+    const row = await revisionOf(readDbOf(ctx), input.slug, input.revision);
     return { success: true as const, data: { ...toRevisionSummary(row), project: row.project as never } };
   });

@@ -1,6 +1,6 @@
 import { listDeletedProjects } from '@directory/db';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
-import { keyedProcedure } from '../trpc.ts';
+import { keyedProcedure, readDbOf } from '../trpc.ts';
 import { ListDeletedInput, ListDeletedOutput, listDeletedMeta } from './list-deleted.types.ts';
 
 const QUERY = { deleted: 1 };
@@ -15,7 +15,7 @@ export const listDeleted = keyedProcedure
       input.cursor === undefined
         ? undefined
         : decodeCursor(pageCursor, input.cursor, { secret: ctx.apiKey, query: QUERY });
-    const rows = await listDeletedProjects(ctx.db, {
+    const rows = await listDeletedProjects(readDbOf(ctx), {
       after: after && { at: String(after.key), projectId: after.id },
       limit: input.limit + 1,
     });

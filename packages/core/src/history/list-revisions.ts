@@ -1,7 +1,7 @@
 import { findRevisions } from '@directory/db';
 import { decodeCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { historyProjectId } from '../services/history-project.ts';
-import { publicProcedure } from '../trpc.ts';
+import { publicProcedure, readDbOf } from '../trpc.ts';
 import { ListRevisionsInput, ListRevisionsOutput, listRevisionsMeta } from './list-revisions.types.ts';
 import { toRevisionSummary } from './revision.types.ts';
 
@@ -10,12 +10,12 @@ export const listRevisions = publicProcedure
   .input(ListRevisionsInput)
   .output(ListRevisionsOutput)
   .query(async ({ ctx, input }) => {
-    const projectId = await historyProjectId(ctx.db, input.slug);
+    const projectId = await historyProjectId(readDbOf(ctx), input.slug);
     // A cursor is bound to its project: the revision number it stopped at, signed.
     const scope = { secret: ctx.apiKey, query: { revisions: projectId } };
     const before =
       input.cursor === undefined ? undefined : Number(decodeCursor(pageCursor, input.cursor, scope).key);
-    const rows = await findRevisions(ctx.db, projectId, { before, limit: input.limit + 1 });
+    const rows = await findRevisions(readDbOf(ctx), projectId, { before, limit: input.limit + 1 });
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
     return {

@@ -1,6 +1,6 @@
 import { findProjectKeyMatches, type ProjectKeyMatches } from '@directory/db';
 import { urlKey } from '../domain/url-key.ts';
-import { keyedProcedure } from '../trpc.ts';
+import { keyedProcedure, readDbOf } from '../trpc.ts';
 import {
   CheckProjectDuplicatesInput,
   CheckProjectDuplicatesOutput,
@@ -24,7 +24,7 @@ export const checkProjectDuplicates = keyedProcedure
   .output(CheckProjectDuplicatesOutput)
   .mutation(async ({ ctx, input }) => {
     const matches = await findProjectKeyMatches(
-      ctx.db,
+      readDbOf(ctx),
       input.projects.map((p) => ({
         codehostUrl: p.codehostUrl === undefined ? undefined : urlKey(p.codehostUrl),
         modelhubUrl: p.modelhubUrl === undefined ? undefined : urlKey(p.modelhubUrl),

@@ -7,7 +7,7 @@ import {
 import { decodeCursor, duplicatesCursor, encodeCursor, pageCursor } from '../domain/cursor.ts';
 import { suggestInto } from '../domain/suggest-into.ts';
 import { iso } from '../schemas/common.ts';
-import { type Context, keyedProcedure } from '../trpc.ts';
+import { type Context, keyedProcedure, readDbOf } from '../trpc.ts';
 import { FindDuplicatesInput, FindDuplicatesOutput, findDuplicatesMeta } from './find-duplicates.types.ts';
 
 const DISMISSED_QUERY = { dismissed: true };
@@ -30,7 +30,7 @@ async function dismissals(ctx: Context, input: FindDuplicatesInput) {
   const scope = { secret: ctx.apiKey, query: DISMISSED_QUERY };
   const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
   const [a = '', b = ''] = after ? after.id.split(' ') : [];
-  const rows = await listDismissals(ctx.db, {
+  const rows = await listDismissals(readDbOf(ctx), {
     after: after && { at: String(after.key), a, b },
     limit: input.limit + 1,
   });
@@ -56,10 +56,11 @@ export const findDuplicates = keyedProcedure
     const after = input.cursor === undefined ? undefined : decodeCursor(duplicatesCursor, input.cursor);
     // One more than a page: whether there is a next one.
     const wanted = input.limit + 1;
-    const groups = after?.reason === 'name' ? [] : await findLinkDuplicates(ctx.db, after?.key, wanted);
+    const groups =
+      after?.reason === 'name' ? [] : await findLinkDuplicates(readDbOf(ctx), after?.key, wanted);
     if (groups.length < wanted) {
       const afterName = after?.reason === 'name' ? after.key : undefined;
-      groups.push(...(await findNameDuplicates(ctx.db, afterName, wanted - groups.length)));
+      groups.push(...(await findNameDuplicates(readDbOf(ctx), afterName, wanted - groups.length)));
     }
     const page = groups.slice(0, input.limit);
     const last = page.at(-1);

@@ -3,7 +3,7 @@ import { etagOf } from '../domain/etag.ts';
 import { AppError } from '../errors.ts';
 import { type Project, toProject } from '../schemas/project.ts';
 import { missingProject } from '../services/aliases.ts';
-import { publicProcedure, readModelOf } from '../trpc.ts';
+import { publicProcedure, readDbOf, readModelOf } from '../trpc.ts';
 import { trustedOutput } from '../trusted-output.ts';
 import { GetProjectInput, GetProjectOutput, getProjectMeta } from './get-project.types.ts';
 
@@ -35,7 +35,7 @@ export const getProject = publicProcedure
       (_, [found]) => found,
     );
     if (project) return { success: true as const, data: project };
-    const row = await findProjectDetailBySlug(ctx.db, input.slug);
-    if (!row) throw await missingProject(ctx.db, input.slug, 'read', projectNotFound(input.slug));
+    const row = await findProjectDetailBySlug(readDbOf(ctx), input.slug);
+    if (!row) throw await missingProject(readDbOf(ctx), input.slug, 'read', projectNotFound(input.slug));
     return { success: true as const, data: toProject(row) };
   });

@@ -1,4 +1,4 @@
-import type { IndexedProjectRow, IndexedTagRow } from '@directory/db';
+import type { Database, IndexedProjectRow, IndexedTagRow, Kysely } from '@directory/db';
 
 /**
  * What is to be applied for one project: `version` is the id of the newest change of it this
@@ -12,6 +12,8 @@ export interface ApplyEntry {
   row?: IndexedProjectRow | undefined;
   /** With `row`: the xid of the transaction that wrote it. */
   xid?: bigint | undefined;
+  /** Without `row`: where it is re-read (where its change was read; absent: the primary). */
+  db?: Kysely<Database> | undefined;
 }
 
 /**

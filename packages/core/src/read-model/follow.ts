@@ -13,8 +13,11 @@ export const IDLE_WAIT_MS = 1000;
 
 /** What following the feed does with what it reads (the read model). */
 export interface FollowTarget {
-  /** Re-reads these projects and applies them: by id, the newest change of each read (its version). */
-  apply(versions: Map<string, number>): Promise<void>;
+  /**
+   * Re-reads these projects and applies them: by id, the newest change of each read (its
+   * version). `db` is where the changes were read: the re-read must be at least as new.
+   */
+  apply(versions: Map<string, number>, db: Kysely<Database>): Promise<void>;
   /**
    * A complete read of the feed up to this xmin (its changes applied): the horizon may move.
    * `xmax` is the read's snapshot's: every xid given out before the read is below it.
@@ -38,7 +41,8 @@ export class FeedFollower {
   private snapshot: Snapshot | undefined;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    /** Where the feed is read now (a standby, or the primary: docs/operating.md#standbys). */
+    private readonly source: () => Kysely<Database>,
     private readonly target: FollowTarget,
   ) {}
 
@@ -53,7 +57,12 @@ export class FeedFollower {
 
   /** One read of the feed and its applies; returns how long to wait before the next (0: at once). */
   async followOnce(): Promise<number> {
-    const page = await readChanges(this.db, this.position, PAGE);
+    // Gap-free on a standby too: it replays the primary's commits in order, and its snapshot's
+    // xmin holds back every transaction it has not seen end (docs/operating.md#standbys).
+    // Moving between databases keeps the position: a change after it below the new source's
+    // xmin has not been read, whichever was ahead.
+    const db = this.source();
+    const page = await readChanges(db, this.position, PAGE);
     if (page.expired) {
       // the model fell behind the feed's retention: what it missed is gone from the feed
       this.target.warn('the read model fell behind the change feed retention; rebuilding', undefined);
@@ -67,7 +76,7 @@ export class FeedFollower {
       for (const id of [c.projectId, c.intoProjectId])
         if (id && !((versions.get(id) ?? -1) >= version)) versions.set(id, version);
     }
-    if (versions.size > 0) await this.target.apply(versions);
+    if (versions.size > 0) await this.target.apply(versions, db);
     const last = page.changes[page.changes.length - 1];
     if (last) this.position = { xid: last.xid, id: last.id };
     const full = page.changes.length === PAGE;

@@ -3,6 +3,8 @@ import {
   type IndexedProjectRow,
   type IndexedTagRow,
   type Kysely,
+  primaryOnly,
+  type ReadRouting,
   readIndexedProjects,
   readSynonyms,
   readSynonymsVersion,
@@ -65,7 +67,10 @@ import { pause, timer } from './waiting.ts';
 export { encodePosition };
 
 export interface ReadModelOptions {
+  /** The primary. */
   db: Kysely<Database>;
+  /** Where the model builds, follows and reads details (standbys); absent: `db`. */
+  reads?: ReadRouting | undefined;
   feed?: FeedServices | undefined;
   /** The detail cache's budget (READ_CACHE_MB). */
   cacheBytes?: number;
@@ -95,6 +100,8 @@ export interface ReadModelStats {
 }
 
 const SYNONYMS_CHECK_MS = 500;
+/** How often the follower of a standby looks at the feed when idle (docs/operating.md#standbys). */
+const STANDBY_WAIT_MS = 50;
 
 export const notReady = () =>
   new AppError('UNAVAILABLE', ['The search index is being built; retry after Retry-After seconds']);
@@ -105,6 +112,7 @@ export class ReadModel {
   /** Bumped by every change of what the model answers (applies, builds, synonyms). */
   version = 0;
   private readonly db: Kysely<Database>;
+  private readonly reads: ReadRouting;
   private readonly feed: FeedServices;
   private readonly warn: (message: string, err: unknown) => void;
   private slugs = new Map<string, string>();
@@ -136,13 +144,14 @@ export class ReadModel {
 
   constructor(options: ReadModelOptions) {
     this.db = options.db;
+    this.reads = options.reads ?? primaryOnly(options.db);
     this.feed = options.feed ?? pollingFeed;
     this.details = new DetailCache(options.cacheBytes ?? 256 * 1024 * 1024);
     this.warn = options.warn ?? (() => {});
     this.snapshots = options.snapshots && new Snapshots(options.snapshots, this.db);
     this.queue = new ApplyQueue((entries, tags) => this.applyNow(entries, tags));
-    this.follower = new FeedFollower(this.db, {
-      apply: (versions) => this.apply(versions),
+    this.follower = new FeedFollower(() => this.reads.current().db, {
+      apply: (versions, db) => this.apply(versions, db),
       advance: (xmin, xmax) => {
         this.freshness.advance(xmin);
         this.versions.passed(xmin, xmax);
@@ -262,7 +271,12 @@ export class ReadModel {
       const since = this.feed.version;
       try {
         const wait = await this.follower.followOnce();
-        if (wait > 0) await this.waitForChange(wait, since);
+        // A standby shows a change some time after its notification: look again soon.
+        if (wait > 0)
+          await this.waitForChange(
+            this.reads.current().standby ? Math.min(wait, STANDBY_WAIT_MS) : wait,
+            since,
+          );
       } catch (err) {
         if (this.stopped) break;
         this.warn('cannot follow the change feed; trying again', err);
@@ -273,7 +287,7 @@ export class ReadModel {
 
   private async build(): Promise<void> {
     const started = performance.now();
-    const built = await buildContents(this.db);
+    const built = await buildContents(this.reads.current().db);
     this.index = built.index;
     this.version++;
     this.slugs = built.slugs;
@@ -292,9 +306,10 @@ export class ReadModel {
   private async checkSynonyms(force = false) {
     if (!force && Date.now() - this.synonymsCheckedAt < SYNONYMS_CHECK_MS) return;
     this.synonymsCheckedAt = Date.now();
-    const version = await readSynonymsVersion(this.db);
+    const db = this.reads.current().db;
+    const version = await readSynonymsVersion(db);
     if (version === this.synonymsVersion) return;
-    const synonyms = await readSynonyms(this.db);
+    const synonyms = await readSynonyms(db);
     this.index.setSynonyms(synonyms.sets);
     this.synonymsVersion = synonyms.version;
     this.version++;
@@ -311,9 +326,9 @@ export class ReadModel {
    * Re-reads these projects as they are now and puts them into the index (one at a time,
    * batched), each unless the model already has its version (by id: the change that asks).
    */
-  apply(versions: Map<string, number>): Promise<void> {
+  apply(versions: Map<string, number>, db: Kysely<Database> = this.db): Promise<void> {
     const entries: [string, ApplyEntry][] = [];
-    for (const [id, version] of versions) if (!this.has(id, version)) entries.push([id, { version }]);
+    for (const [id, version] of versions) if (!this.has(id, version)) entries.push([id, { version, db }]);
     return entries.length > 0 ? this.queue.add(entries) : Promise.resolve();
   }
 
@@ -324,15 +339,21 @@ export class ReadModel {
   private async applyNow(entries: Map<string, ApplyEntry>, tags: IndexedTagRow[]) {
     const rows: IndexedProjectRow[] = [];
     const reread: string[] = [];
+    // re-read where their changes were read, or on the primary when they were read in several
+    const from = new Set<Kysely<Database>>();
     for (const [id, entry] of entries) {
       if (this.has(id, entry.version)) continue;
       // an own write's row of a transaction below the horizon: the follower has re-read its
       // project since (at least as new), and may have forgotten its version (versions.ts)
       if (entry.row && entry.xid !== undefined && entry.xid < this.freshness.horizon) continue;
       if (entry.row) rows.push(entry.row);
-      else reread.push(id);
+      else {
+        reread.push(id);
+        from.add(entry.db ?? this.db);
+      }
     }
-    const read = reread.length > 0 ? await readIndexedProjects(this.db, reread) : undefined;
+    const db = from.size === 1 ? [...from][0]! : this.db;
+    const read = reread.length > 0 ? await readIndexedProjects(db, reread) : undefined;
     this.version++;
     const contents = { index: this.index, slugs: this.slugs, maxUpdated: this.maxUpdated };
     if (read) applyRows(contents, this.details, reread, read.projects, read.tags);
@@ -353,7 +374,13 @@ export class ReadModel {
    * is in the model already. Failures are the feed's to repair.
    */
   async applyOwn(writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags'>): Promise<void> {
-    if (writes.xids.length === 0 || !this.built) return;
+    if (writes.xids.length === 0) return;
+    // reads of what it wrote go to the primary until the standby shows it (a transaction that
+    // wrote no project, as the queue's, changes nothing a standby serves)
+    const written: string[] = [];
+    for (const c of writes.changes) for (const id of [c.projectId, c.intoProjectId]) if (id) written.push(id);
+    if (written.length > 0) this.reads.wrote(writes.xids, written);
+    if (!this.built) return;
     const seen = this.builtFrom;
     const fresh = seen ? writes.xids.filter((x) => !visibleIn(seen, BigInt(x))) : writes.xids;
     if (fresh.length > 0) {
@@ -421,7 +448,7 @@ export class ReadModel {
       return missing.length === 0 ? { answer: build(found.page, cached.projects) } : undefined;
     });
     if (first) return first.answer;
-    const loaded = await loadProjects(this.db, this.details, missing);
+    const loaded = await loadProjects(this.reads.forProjects(missing), this.details, missing);
     return this.turns.run(() =>
       build(found!.page, cachedProjects(this.details, found!.ids, loaded).projects),
     );

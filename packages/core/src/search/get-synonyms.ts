@@ -1,5 +1,5 @@
 import { readSynonyms } from '@directory/db';
-import { publicProcedure } from '../trpc.ts';
+import { publicProcedure, readDbOf } from '../trpc.ts';
 import { GetSynonymsInput, getSynonymsMeta, SynonymsOutput } from './synonyms.types.ts';
 
 export const getSynonyms = publicProcedure
@@ -7,6 +7,6 @@ export const getSynonyms = publicProcedure
   .input(GetSynonymsInput)
   .output(SynonymsOutput)
   .query(async ({ ctx }) => {
-    const { sets } = await readSynonyms(ctx.db);
+    const { sets } = await readSynonyms(readDbOf(ctx));
     return { success: true as const, sets };
   });

@@ -1,0 +1,80 @@
+import type { ReadModel } from '@directory/core/server';
+import type { ReadSources } from '@directory/db';
+import { Gauge, type Registry } from 'prom-client';
+
+/**
+ * Where this process reads, as /healthz?verbose=1 and /metrics show it
+ * (docs/operating.md#what-an-operator-sees): the source of its reads and of its read model's
+ * feed, each standby's replay lag in seconds and bytes, and the model's position.
+ */
+export function readsHealth(model: ReadModel, reads: ReadSources | undefined) {
+  const position = model.stats().position;
+  if (!reads) return { reads: { from: 'primary', standbys: [] }, position };
+  const { switches: _, ...status } = reads.status();
+  return { reads: status, position };
+}
+
+/** The gauges of the read sources, read at scrape time. */
+export function readsMetrics(registry: Registry, reads: ReadSources) {
+  const gauge = (
+    name: string,
+    help: string,
+    labelNames: string[],
+    fill: (set: (labels: Record<string, string>, value: number) => void) => void,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        fill((labels, value) => this.set(labels, value));
+      },
+    });
+  const standbys =
+    (read: (s: ReturnType<ReadSources['status']>['standbys'][number]) => number | null) =>
+    (set: (labels: Record<string, string>, value: number) => void) => {
+      for (const s of reads.status().standbys) set({ standby: s.name }, read(s) ?? Number.NaN);
+    };
+  gauge(
+    'db_reads_from',
+    'Where this process reads now: 1 for that source, 0 for the others',
+    ['source'],
+    (set) => {
+      const status = reads.status();
+      for (const name of ['primary', ...status.standbys.map((s) => s.name)])
+        set({ source: name }, Number(name === status.from));
+    },
+  );
+  gauge(
+    'db_read_source_switches',
+    'How often reads moved between the primary and a standby since the process started',
+    [],
+    (set) => set({}, reads.status().switches),
+  );
+  gauge(
+    'db_standby_reachable',
+    'Whether the standby answers (1) or not (0)',
+    ['standby'],
+    standbys((s) => Number(s.reachable)),
+  );
+  gauge(
+    'db_standby_lag_seconds',
+    'Replay lag: seconds since the primary first wrote WAL the standby has not replayed (NaN: the primary cannot be reached)',
+    ['standby'],
+    standbys((s) => s.lagSeconds),
+  );
+  gauge(
+    'db_standby_lag_bytes',
+    "Replay lag: bytes of the primary's WAL the standby has not replayed",
+    ['standby'],
+    standbys((s) => s.lagBytes),
+  );
+  gauge(
+    'db_standby_replay_paused',
+    'Whether replay is paused on the standby (pg_wal_replay_pause)',
+    ['standby'],
+    standbys((s) => Number(s.replayPaused)),
+  );
+}
