@@ -1,10 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +11,7 @@ import {
   spawnServer,
   uniqueUrl,
 } from './helpers.ts';
+import { createCluster, findPostgres, type PrivateCluster } from './private-cluster.ts';
 
 /**
  * Faults the server must survive: the server process killed with SIGKILL in the middle of a
@@ -391,98 +386,6 @@ describe.skipIf(!POSTGRES_URL)('the server killed with SIGKILL in the middle of 
 // ---------------------------------------------------------------------------------------------
 // 2. PostgreSQL stopped and started again under a running server (a private cluster)
 // ---------------------------------------------------------------------------------------------
-
-const run = promisify(execFile);
-const isRoot = process.getuid?.() === 0;
-
-/** The PostgreSQL binaries (initdb, pg_ctl) and who runs them, or why the test cannot. */
-function findPostgres(): { bin: string; owner?: { uid: number; gid: number } } | { reason: string } {
-  const candidates = [process.env.PG_BIN];
-  try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim());
-  } catch {}
-  try {
-    const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
-    candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
-  } catch {}
-  const bin = candidates.find(
-    (dir) => dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')),
-  );
-  if (!bin) return { reason: 'no initdb/pg_ctl found (set PG_BIN to the PostgreSQL bin directory)' };
-  if (!isRoot) return { bin };
-  // initdb and postgres refuse to run as root: run them as the postgres user.
-  try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-    execFileSync('runuser', ['--help'], { stdio: 'ignore' });
-    return { bin, owner: { uid: id('-u'), gid: id('-g') } };
-  } catch {
-    return { reason: 'running as root without a postgres user and runuser to run initdb and pg_ctl as' };
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface PrivateCluster {
-  port: number;
-  /** The superuser's connection string, with a password that trust authentication ignores. */
-  url(password: string): string;
-  start(): Promise<void>;
-  stop(mode: 'fast' | 'immediate'): Promise<void>;
-  destroy(): Promise<void>;
-}
-
-/** A throwaway PostgreSQL cluster in a temporary directory, on a free port, TCP on 127.0.0.1 only. */
-async function createCluster(postgres: { bin: string; owner?: { uid: number; gid: number } }) {
-  const dir = mkdtempSync(join(tmpdir(), 'directory-faults-pg-'));
-  if (postgres.owner) chownSync(dir, postgres.owner.uid, postgres.owner.gid);
-  const data = join(dir, 'data');
-  const exec = (tool: string, args: string[]) => {
-    const path = join(postgres.bin, tool);
-    return postgres.owner
-      ? run('runuser', ['-u', 'postgres', '--', path, ...args], { timeout: 120_000 })
-      : run(path, args, { timeout: 120_000 });
-  };
-  const port = await freePort();
-  const cluster: PrivateCluster = {
-    port,
-    url: (password) => `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    async start() {
-      const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`;
-      await exec('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '120', 'start']);
-    },
-    async stop(mode) {
-      await exec('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '120', 'stop']);
-    },
-    async destroy() {
-      if (existsSync(join(data, 'postmaster.pid'))) await cluster.stop('immediate').catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  try {
-    await exec('initdb', [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '-E',
-      'UTF8',
-      '--locale=C',
-      '--no-sync',
-    ]);
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return cluster;
-}
 
 const alive = (s: ServerProcess) => s.child.exitCode === null && s.child.signalCode === null;
 
