@@ -108,6 +108,7 @@ export async function createCluster(
         '-R',
         '-X',
         'stream',
+        '--checkpoint=fast',
       ]);
     } else {
       await exec('initdb', [
