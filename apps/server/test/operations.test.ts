@@ -274,4 +274,29 @@ describe('configuration', () => {
       /^HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS/,
     );
   });
+
+  it('reads DATABASE_READ_URL (standbys of a PostgreSQL primary) and READ_MAX_LAG_MS', () => {
+    const primary = 'postgres://u:secret@primary/directory';
+    expect(readConfig({ DATABASE_URL: primary })).toMatchObject({ databaseReadUrls: [], readMaxLagMs: 2000 });
+    expect(
+      readConfig({
+        DATABASE_URL: primary,
+        DATABASE_READ_URL: ' postgres://u:secret@a/directory, postgresql://u:secret@b/directory ,',
+        READ_MAX_LAG_MS: '500',
+      }),
+    ).toMatchObject({
+      databaseReadUrls: ['postgres://u:secret@a/directory', 'postgresql://u:secret@b/directory'],
+      readMaxLagMs: 500,
+    });
+    expect(() => readConfig({ DATABASE_READ_URL: 'postgres://u:secret@a/directory' })).toThrow(
+      /^DATABASE_READ_URL needs a PostgreSQL DATABASE_URL/,
+    );
+    expect(() => readConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'pglite:./x' })).toThrow(
+      /^DATABASE_READ_URL: entry 1 must be postgres/,
+    );
+    // no password in the message
+    expect(() =>
+      readConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'mysql://u:secret@a/x' }),
+    ).not.toThrow(/secret/);
+  });
 });
