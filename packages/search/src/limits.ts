@@ -1,5 +1,5 @@
 /*
- * Every bound of the engine's work, in one place (docs/search.md, "Bounds"). A query's work is
+ * Every bound of the engine's work, in one place (docs/search.md#search-as-a-search-engine). A query's work is
  * bounded by these whatever the directory holds; each cut-off is reached by limits.test.ts.
  */
 

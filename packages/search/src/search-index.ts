@@ -53,15 +53,19 @@ export class SearchIndex {
     this.store.setSynonyms(sets);
   }
 
-  put(projects: IndexedProject[]): void {
-    this.store.put(projects);
+  /**
+   * Puts projects (new or replacing). `more`: more batches of a build follow, and the index is
+   * not queried until prepare() has sorted their orders once (else each batch sorts them).
+   */
+  put(projects: IndexedProject[], more = false): void {
+    this.store.put(projects, more);
   }
 
   remove(projectIds: string[]): void {
     this.store.remove(projectIds);
   }
 
-  /** Finishes a batch put (put does; kept for callers that ask for it). */
+  /** Sorts the orders of the batches put with `more` (a build ends with it). */
   prepare(): void {
     this.store.prepare();
   }

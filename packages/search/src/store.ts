@@ -196,9 +196,9 @@ export class Store {
 
   // ————————————————————————————————————————— projects
 
-  put(projects: IndexedProject[]): void {
-    // a batch (a build reads 20,000 at a time) buffers its postings and adds them by term,
-    // and leaves its new documents for the orders to take in at once (prepare: one sort)
+  /** `more`: later batches follow (a build); their orders are sorted once by prepare(). */
+  put(projects: IndexedProject[], more = false): void {
+    // a batch buffers its postings and adds them by term, its documents' orders sorted at once
     const batch = projects.length > BATCH_PUT;
     for (const p of projects) {
       const tagNums = p.tagIds.map((id) => {
@@ -218,7 +218,7 @@ export class Store {
     if (batch) {
       flushPairs(this);
       this.pairs.clear();
-      this.prepare();
+      if (!more) this.prepare();
     }
   }
 

@@ -38,7 +38,7 @@ export async function buildContents(db: Kysely<Database>): Promise<BuiltContents
     db,
     (tags) => index.putTags(tags),
     (projects) => {
-      index.put(projects);
+      index.put(projects, true);
       for (const p of projects) {
         slugs.set(p.slug, p.id);
         if (p.updatedAt > maxUpdated) maxUpdated = p.updatedAt;
@@ -46,7 +46,7 @@ export async function buildContents(db: Kysely<Database>): Promise<BuiltContents
     },
   );
   index.setSynonyms(synonyms.sets);
-  // the documents of the later batches into the sorted orders now, not on the first query
+  // the documents of every batch into the sorted orders at once (one sort), before any query
   index.prepare();
   return { index, slugs, maxUpdated, snapshot, synonyms };
 }
