@@ -2,7 +2,7 @@
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
+import { launch, MISSING, screenshot, Watch, WIDTHS } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 
@@ -117,6 +117,32 @@ describe('edits, refusals and merges in the web console (Chromium)', () => {
       expect(await row.innerText()).toContain('merge');
       await page.context().close();
     }
+  });
+
+  it('the conflict panel keeps its "Now saved" and "Yours" headers at 390 px', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    await upsert([project('e')]);
+    const page = await open(`/projects/${slug('e')}/edit`, { width: 'phone' });
+    await enterKey(page, s.key);
+    await page.getByLabel('English name').fill('Mine, typed on a phone');
+    // saved by someone else meanwhile
+    await upsert([{ ...project('e'), description: '别人先保存的描述，内容不同。' }]);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const conflict = page.locator('.conflict');
+    await conflict.waitFor(WAIT);
+    for (const [width, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await page.waitForTimeout(100);
+      const text = await conflict.innerText();
+      expect(text, width).toContain('Now saved');
+      expect(text, width).toContain('Yours');
+      const row = conflict.locator('tr', { has: page.locator('[data-field="nameEn"]') });
+      // on a phone each value is labelled itself (the table's header row is not shown there)
+      if (width === 'phone') expect(await row.locator('.conflict-yours').innerText()).toContain('Yours');
+      expect(await row.locator('.conflict-yours').innerText(), width).toContain('Mine, typed on a phone');
+      await screenshot(page, `edit-conflict-${width}`);
+    }
+    await page.context().close();
   });
 
   it('sent no request off the origin, and no page threw', async (ctx) => {

@@ -58,8 +58,14 @@ export function Conflict(props: {
                 <th scope="row" data-field={f}>
                   {t[LABELS[f]]}
                 </th>
-                <td className="conflict-theirs">{shown(props.theirs[f])}</td>
-                <td className="conflict-yours">{shown(props.yours[f])}</td>
+                <td className="conflict-theirs">
+                  <span className="cell-label">{t.conflictTheirs}</span>
+                  {shown(props.theirs[f])}
+                </td>
+                <td className="conflict-yours">
+                  <span className="cell-label">{t.conflictYours}</span>
+                  {shown(props.yours[f])}
+                </td>
               </tr>
             ))}
           </tbody>
