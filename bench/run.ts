@@ -22,6 +22,7 @@ import type { Scenario } from './scenario.ts';
 import { measure, scenarios } from './scenarios.ts';
 import { prepareSearch, searchScenarios } from './search.ts';
 import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
+import { runStandbyBench } from './standby.ts';
 import { currentSection } from './web.ts';
 import {
   renderWideBodies,
@@ -155,6 +156,24 @@ process.once('SIGINT', () => {
 
 const SERVER = join(ROOT, 'apps/server/src/main.ts');
 const wanted = (key: string) => only.length === 0 || only.includes(key);
+
+// `--scenarios standby`: a primary and a hot standby of the bench's own (bench/standby.ts), alone.
+if (only.includes('standby')) {
+  try {
+    const table = await runStandbyBench({
+      projects: integer('sizes', 'BENCH_SIZES', 20_000, 100),
+      duration: settings.duration,
+      warmup: settings.warmup,
+      connections: settings.connections,
+      writesPerSecond: integer('writer-rate', 'BENCH_WRITER_RATE', 200, 1),
+      children,
+    });
+    console.log(table);
+  } finally {
+    await cleanUp();
+  }
+  process.exit(0);
+}
 
 /**
  * A named key for the keyed read, with a limit of its own that the bench never
