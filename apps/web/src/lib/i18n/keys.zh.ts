@@ -16,7 +16,7 @@ export const keysZh: typeof keysEn = {
     'tasks:write': '添加、重试或处理任务',
     curate: '编辑、合并、锁定、恢复版本、删除或还原项目',
     'changes:read': '读取变更流',
-    'webhooks:manage': '管理 Webhook',
+    'webhooks:manage': '管理网络钩子',
     'keys:admin': '管理密钥',
     'metrics:read': '读取指标',
   },
