@@ -549,6 +549,9 @@ describe('usage and connection errors', () => {
       expect(r.stderr).toContain('401 Unauthorized: Invalid or missing API Key');
       expect(r.stdout + r.stderr).not.toContain(wrong);
     }
+    // where the refused key came from
+    expect(flag.stderr).toContain('(the key sent came from --api-key;');
+    expect(env.stderr).toContain(`(the key sent came from DIRECTORY_API_KEY; ${server.baseUrl} refused it`);
     expect((await server.call('GET', `/api/projects/${slugOf(p)}`)).status).toBe(404);
   });
 });

@@ -30,7 +30,7 @@ export const EXIT_UNUSABLE = 2;
 const MAX_DETAILS = 5;
 
 /** One line for stderr that says what went wrong; never a stack trace, never the API key. */
-export function describeError(err: unknown, baseUrl: string): string {
+export function describeError(err: unknown, baseUrl: string, keyFrom?: string): string {
   if (err instanceof UsageError) {
     if (err.command === undefined) return err.message;
     return `${err.message} (see 'directory ${err.command ? `${err.command} ` : ''}--help')`;
@@ -45,7 +45,12 @@ export function describeError(err: unknown, baseUrl: string): string {
     const shown = err.details.slice(0, MAX_DETAILS);
     const more = err.details.length - shown.length;
     const details = shown.length ? `: ${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}` : '';
-    const hint = err.status === 401 ? ' (set WEBHOOK_API_KEY or DIRECTORY_API_KEY, or pass --api-key)' : '';
+    const hint =
+      err.status !== 401
+        ? ''
+        : keyFrom === undefined
+          ? ' (set WEBHOOK_API_KEY or DIRECTORY_API_KEY, or pass --api-key)'
+          : ` (the key sent came from ${keyFrom}; ${baseUrl} refused it: set DIRECTORY_API_KEY or pass --api-key)`;
     return `${err.status} ${err.error}${details}${hint}`;
   }
   return err instanceof Error ? err.message : String(err);

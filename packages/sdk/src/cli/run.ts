@@ -71,6 +71,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let baseUrl = io.env.DIRECTORY_URL || (io.env.PORT ? `http://127.0.0.1:${io.env.PORT}` : DEFAULT_BASE_URL);
   // the last request sent: named when its answer cannot be read
   let lastCall: string | undefined;
+  let keyFrom: string | undefined;
   const fetchFn = io.fetch ?? globalThis.fetch;
   const fetch: typeof globalThis.fetch = (input, init) => {
     lastCall = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
@@ -92,9 +93,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     // An empty variable counts as unset; the key itself is never printed.
     // the server's variable name, or the CLI's own (which wins when both are set)
+    const stored = storedKey(io, baseUrl);
     const apiKey =
-      stringOption(values, 'api-key') ??
-      (io.env.DIRECTORY_API_KEY || io.env.WEBHOOK_API_KEY || storedKey(io, baseUrl));
+      stringOption(values, 'api-key') ?? (io.env.DIRECTORY_API_KEY || io.env.WEBHOOK_API_KEY || stored?.key);
+    // where it came from, said when the service refuses it (never the key itself)
+    keyFrom =
+      stringOption(values, 'api-key') !== undefined
+        ? '--api-key'
+        : io.env.DIRECTORY_API_KEY
+          ? 'DIRECTORY_API_KEY'
+          : io.env.WEBHOOK_API_KEY
+            ? 'WEBHOOK_API_KEY'
+            : stored?.path;
     const ctx: CommandContext = {
       io,
       // DIRECTORY_ACTOR: who is writing, recorded on the revisions the service stores
@@ -127,7 +137,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       (err instanceof TypeError || (err instanceof DirectoryError && err.error === UNREADABLE)) &&
       lastCall !== undefined;
     io.stderr.write(
-      `error: ${unreadable ? unreadableAnswer(lastCall as string, baseUrl, err) : describeError(err, baseUrl)}\n`,
+      `error: ${unreadable ? unreadableAnswer(lastCall as string, baseUrl, err) : describeError(err, baseUrl, keyFrom)}\n`,
     );
     if (io.env.DIRECTORY_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return EXIT_UNUSABLE;
@@ -142,14 +152,14 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * `<dir>/api-key` for `DATABASE_URL=pglite:<dir>`, as the server itself resolves it. Never for
  * a server on another host, which must not be sent this machine's key.
  */
-function storedKey(io: CliIo, baseUrl: string): string | undefined {
+function storedKey(io: CliIo, baseUrl: string): { key: string; path: string } | undefined {
   if (!LOOPBACK.has(new URL(baseUrl).hostname)) return undefined;
   const database = io.env.DATABASE_URL || 'pglite:./data';
   if (!database.startsWith('pglite:')) return undefined;
+  const path = resolve(io.cwd ?? process.cwd(), database.slice(7), 'api-key');
   try {
-    return (
-      readFileSync(resolve(io.cwd ?? process.cwd(), database.slice(7), 'api-key'), 'utf8').trim() || undefined
-    );
+    const key = readFileSync(path, 'utf8').trim();
+    return key ? { key, path } : undefined;
   } catch {
     return undefined;
   }
