@@ -18,6 +18,7 @@ import {
   withQueueSection,
 } from './queue.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
+import { measureRestart } from './restart.ts';
 import type { Scenario } from './scenario.ts';
 import { measure, scenarios } from './scenarios.ts';
 import { prepareSearch, searchScenarios } from './search.ts';
@@ -349,6 +350,8 @@ async function runSize(projects: number): Promise<SizeResult> {
     // WEB_CONCURRENCY=2 against this one process: a second server of two processes
     // on the same database, the two measured in turn, twice.
     if (wanted('processes')) await compareProcesses(server, env, all);
+    // a restart from the read model's snapshot (bench/restart.ts)
+    if (wanted('restart')) await measureRestart(SERVER, env, children);
 
     // Freshness: a second process on the same database (it builds its own model first) takes
     // the writes; the measured server is polled for them.

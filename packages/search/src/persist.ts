@@ -145,6 +145,9 @@ class Reader {
   text(): string {
     return this.bytes().toString('utf8');
   }
+  into(b: Uint8Array) {
+    this.source(b);
+  }
 }
 
 // ————————————————————————————————————————— writing
@@ -401,10 +404,11 @@ function readValue(r: Reader, kind: Kind): unknown {
   switch (kind) {
     case Kind.Typed: {
       const T = TYPED[r.u8()];
-      const b = r.bytes();
       if (!T) throw new Error('snapshot: unknown typed array');
-      const out = new T(b.byteLength / T.BYTES_PER_ELEMENT);
-      new Uint8Array(out.buffer).set(b);
+      // read straight into the array's own memory: no buffer in between to copy and collect
+      const n = r.f64();
+      const out = new T(n / T.BYTES_PER_ELEMENT);
+      if (n > 0) r.into(new Uint8Array(out.buffer));
       return out;
     }
     case Kind.Map: {

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Child, memoryOf, startChild } from './processes.ts';
+
+/*
+ * `restart`: how soon a process is ready again on a database of this size, and its memory
+ * then (docs/search.md, "Restarts: the model's snapshot"). A server with a snapshot directory
+ * builds its model from the database, stops (writing its snapshot), and starts again from the
+ * snapshot: both times to /healthz 200, the resident memory once ready and at its peak.
+ *
+ *   pnpm bench -- --sizes 1000000 --api-max 0 --scenarios restart
+ */
+
+export interface RestartFigures {
+  buildSeconds: number;
+  buildResident?: number;
+  buildPeak?: number;
+  snapshotBytes: number;
+  restartSeconds: number;
+  restartResident?: number;
+  restartPeak?: number;
+}
+
+const MB = (b: number | undefined) => (b === undefined ? '?' : `${(b / 2 ** 20).toFixed(0)} MB`);
+
+export async function measureRestart(
+  server: string,
+  env: Record<string, string>,
+  children: Set<Child>,
+): Promise<RestartFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-snapshot-'));
+  const withSnapshots = { ...env, READ_MODEL_SNAPSHOT_DIR: dir, READ_MODEL_SNAPSHOT_INTERVAL_S: '0' };
+  const run = async (name: string) => {
+    const child = await startChild(name, server, withSnapshots, { readyTimeoutSeconds: 1800 });
+    children.add(child);
+    const memory = memoryOf(child.pid);
+    return { child, memory };
+  };
+  try {
+    const first = await run('restart-build');
+    await first.child.stop();
+    children.delete(first.child);
+    const snapshotBytes = statSync(join(dir, 'read-model.snapshot')).size;
+    const second = await run('restart-snapshot');
+    await second.child.stop();
+    children.delete(second.child);
+    const figures: RestartFigures = {
+      buildSeconds: first.child.readySeconds,
+      buildResident: first.memory?.rss,
+      buildPeak: first.memory?.peak,
+      snapshotBytes,
+      restartSeconds: second.child.readySeconds,
+      restartResident: second.memory?.rss,
+      restartPeak: second.memory?.peak,
+    };
+    console.log(
+      `  restart: built from the database, ready after ${figures.buildSeconds.toFixed(1)} s ` +
+        `(${MB(figures.buildResident)} resident, peak ${MB(figures.buildPeak)}); snapshot ${MB(snapshotBytes)}; ` +
+        `from the snapshot, ready after ${figures.restartSeconds.toFixed(1)} s ` +
+        `(${MB(figures.restartResident)} resident, peak ${MB(figures.restartPeak)})`,
+    );
+    return figures;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
