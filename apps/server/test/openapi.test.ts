@@ -30,6 +30,8 @@ const ENDPOINTS = [
   { op: 'GET /api/webhooks/{id}/deliveries', keyed: true },
   { op: 'GET /api/projects', keyed: false },
   { op: 'GET /api/tags', keyed: false },
+  { op: 'PATCH /api/tags/{slug}', keyed: true },
+  { op: 'POST /api/tags/{slug}/merge', keyed: true },
   { op: 'GET /api/projects/by-url', keyed: false },
   { op: 'POST /api/projects/{slug}/merge', keyed: true },
   { op: 'GET /api/projects/duplicates', keyed: true },
@@ -392,6 +394,32 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       // a completed task, and a failed one, read back
       conforms(get, await call(get, id(a), { key: false }), 200);
       conforms(get, await call(get, id(b), { key: false }), 200);
+    });
+
+    it('renames and merges tags', async () => {
+      const run = Math.random().toString(36).slice(2, 8);
+      const [a, b] = [
+        { name: `甲${run}`, nameEn: `Alpha ${run}` },
+        { name: `乙${run}`, nameEn: `Beta ${run}` },
+      ];
+      await s.call('POST', '/api/webhook/projects', { body: { projects: [project({ tags: [a, b] })] } });
+      const [sa, sb] = [`alpha-${run}`, `beta-${run}`];
+      const rename = 'PATCH /api/tags/{slug}';
+      conforms(rename, await call(rename, { slug: sa }, { body: { name: 'x' }, key: false }), 401);
+      conforms(rename, await call(rename, { slug: sa }, { ...tooLarge, key: false }), 413);
+      conforms(rename, await call(rename, { slug: sa }, { body: {} }), 400);
+      conforms(rename, await call(rename, { slug: 'no-such-tag' }, { body: { name: 'x' } }), 404);
+      conforms(rename, await call(rename, { slug: sa }, { body: { name: b.name } }), 409);
+      conforms(rename, await call(rename, { slug: sa }, { body: { nameEn: `Alpha! ${run}` } }), 200);
+      conforms(rename, await call(rename, { slug: sa }, { body: { name: 'x' }, ...hugeHeaders }), 431);
+      const merge = 'POST /api/tags/{slug}/merge';
+      conforms(merge, await call(merge, { slug: sa }, { body: { into: sb }, key: false }), 401);
+      conforms(merge, await call(merge, { slug: sa }, { ...tooLarge, key: false }), 413);
+      conforms(merge, await call(merge, { slug: sa }, { body: {} }), 400);
+      conforms(merge, await call(merge, { slug: 'no-such-tag' }, { body: { into: sb } }), 404);
+      conforms(merge, await call(merge, { slug: sa }, { body: { into: sa } }), 409);
+      conforms(merge, await call(merge, { slug: sa }, { body: { into: sb } }), 200);
+      conforms(merge, await call(merge, { slug: sa }, { body: { into: sb }, ...hugeHeaders }), 431);
     });
 
     it('merges, aliases, by-url and duplicates', async () => {

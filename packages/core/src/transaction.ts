@@ -22,13 +22,21 @@ export interface RequestWrites {
   changes: (OwnProjectChange & { xid: string })[];
   projects: IndexedProjectRow[];
   tags: IndexedTagRow[];
+  /** The tags its tag.updated changes name (a rename, a merge): re-read. */
+  tagIds: string[];
   /** The rows noted by the transaction attempt running now: kept only if it commits. */
   attempt?: { projects: IndexedProjectRow[]; tags: IndexedTagRow[] } | undefined;
 }
 
 export const requestWrites = new AsyncLocalStorage<RequestWrites>();
 
-export const newRequestWrites = (): RequestWrites => ({ xids: [], changes: [], projects: [], tags: [] });
+export const newRequestWrites = (): RequestWrites => ({
+  xids: [],
+  changes: [],
+  projects: [],
+  tags: [],
+  tagIds: [],
+});
 
 /**
  * Called by a write inside inTransaction with the projects (and their tags) as it wrote them:
@@ -66,6 +74,7 @@ export async function inTransaction<T>(
         writes.xids.push(own.xid);
         const xid = own.xid;
         for (const c of own.changes) writes.changes.push({ ...c, xid });
+        writes.tagIds.push(...own.tagIds);
         writes.projects.push(...noted.projects);
         writes.tags.push(...noted.tags);
       }

@@ -86,6 +86,7 @@ export {
   type OwnProjectChange,
   readChangesOfTransactions,
   readIndexedProjects,
+  readIndexedTags,
   readModelSnapshot,
 } from './read-model/read.ts';
 export { type Snapshot, visibleIn } from './read-model/snapshot.ts';
@@ -100,7 +101,24 @@ export {
   type StandbyStatus,
 } from './standby/read-sources.ts';
 export * from './tables.ts';
-export { findTagsByName, findTakenTagSlugs, lockKeysAndFindTags, type StoredTag } from './tags/read.ts';
+export {
+  aliasSlugsOf,
+  findTagById,
+  findTagBySlug,
+  findTagNamed,
+  lockTagVocabulary,
+  mergeTag,
+  renameTag,
+  TAG_VOCABULARY,
+  type TagRow,
+} from './tags/curate.ts';
+export {
+  findTagsByName,
+  findTakenTagSlugs,
+  lockKeysAndFindTags,
+  type StoredTag,
+  type TagLookup,
+} from './tags/read.ts';
 export { fillTagNamesEn, insertTags } from './tags/write.ts';
 export { findTaskById, lockTaskById, type QueuePosition, readTaskPage } from './tasks/read.ts';
 export { insertTasks, type NewTask, type TaskChange, updateTaskIfStatus } from './tasks/write.ts';

@@ -17,6 +17,7 @@ import * as linksIndex from './migrations/2026_11_26_000970_links_index.ts';
 import * as mergeRevisions from './migrations/2026_11_27_000980_merge_revisions.ts';
 import * as databaseInstance from './migrations/2026_11_28_001000_database_instance.ts';
 import * as keyLineage from './migrations/2026_11_28_001010_key_lineage.ts';
+import * as tagCuration from './migrations/2026_11_28_001100_tag_curation.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_000980_merge_revisions': mergeRevisions,
   '2026_11_28_001000_database_instance': databaseInstance,
   '2026_11_28_001010_key_lineage': keyLineage,
+  '2026_11_28_001100_tag_curation': tagCuration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

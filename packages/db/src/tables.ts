@@ -33,6 +33,8 @@ export interface TagsTable {
   name_en: string | null;
   slug: string;
   created_at: Timestamp;
+  /** A merged tag: the tag it now stands for (migration 2026_11_28_001100_tag_curation). */
+  alias_of: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProjectTagsTable {
@@ -109,7 +111,8 @@ export type ChangeType =
   | 'project.deleted'
   | 'project.merged'
   | 'task.created'
-  | 'task.updated';
+  | 'task.updated'
+  | 'tag.updated';
 
 /** Written only by triggers (migration 2026_11_23_000300_changes). */
 export interface ChangesTable {
@@ -123,6 +126,8 @@ export interface ChangesTable {
   /** project.merged: the project the changed one went into (migration 2026_11_25_000710_merges). */
   into_project_id: string | null;
   into_slug: string | null;
+  /** tag.updated: the tag renamed or merged (migration 2026_11_28_001100_tag_curation). */
+  tag_id: string | null;
 }
 
 /** The slug of a project merged into another; project_id is the final target. */
@@ -181,7 +186,16 @@ export interface WebhookAttemptsTable {
 }
 
 export type RevisionAction = 'created' | 'updated' | 'deleted';
-export type RevisionVia = 'upsert' | 'complete' | 'merge' | 'revert' | 'restore' | 'delete' | 'lock' | 'edit';
+export type RevisionVia =
+  | 'upsert'
+  | 'complete'
+  | 'merge'
+  | 'revert'
+  | 'restore'
+  | 'delete'
+  | 'lock'
+  | 'edit'
+  | 'tag-merge';
 
 /** A project's revisions (migration 2026_11_25_000800_history): the whole project as of each write. */
 export interface ProjectRevisionsTable {

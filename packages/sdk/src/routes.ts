@@ -103,6 +103,10 @@ export const ROUTES = {
   },
   tags: {
     find: { method: 'GET', path: '/api/tags', repeatable: true, readsModel: true },
+    // renaming to the same names again changes nothing
+    rename: { method: 'PATCH', path: '/api/tags/{slug}', repeatable: true },
+    // a merge repeated after it took effect answers as the first did
+    merge: { method: 'POST', path: '/api/tags/{slug}/merge', repeatable: true },
   },
   search: {
     synonyms: { method: 'GET', path: '/api/search/synonyms', repeatable: true },

@@ -92,7 +92,7 @@ export type Inputs = {
     /** `ifMatch`: the `etag` of `get` (sent as If-Match: 412 when the project changed since). */
     edit: RouterInputs['projects']['edit'] & { ifMatch?: string };
   };
-  tags: { find: FindTagsInput };
+  tags: Omit<RouterInputs['tags'], 'find'> & { find: FindTagsInput };
   search: { synonyms: Record<never, never> | undefined; replaceSynonyms: { sets: string[][] } };
   changes: { list: ListChangesInput };
   webhooks: Omit<RouterInputs['webhooks'], 'deliveries' | 'list'> & {

@@ -18,8 +18,14 @@ export function putTags(st: Store, tags: IndexedTag[]): void {
       st.tagOf.set(t.id, num);
       st.tagCount[num] = 0;
     }
-    if (old && old.slug !== t.slug && st.tagBySlug.get(old.slug) === num) st.tagBySlug.delete(old.slug);
-    st.tags[num] = { id: t.id, name: t.name, nameEn: t.nameEn, slug: t.slug };
+    for (const slug of [old?.slug, ...(old?.aliases ?? [])])
+      if (slug !== undefined && st.tagBySlug.get(slug) === num) st.tagBySlug.delete(slug);
+    // the slugs of the tags merged into it filter as it; without `aliases` (a write's own row),
+    // the tag keeps those it had
+    const given = t.aliases === undefined ? old?.aliases : t.aliases;
+    const aliases = given && given.length > 0 ? [...given] : undefined;
+    st.tags[num] = { id: t.id, name: t.name, nameEn: t.nameEn, slug: t.slug, ...(aliases && { aliases }) };
+    for (const slug of aliases ?? []) st.tagBySlug.set(slug, num);
     st.tagBySlug.set(t.slug, num);
     const text = [...tokens(t.name), ...tokens(t.nameEn)];
     st.tagTokens[num] = text;
@@ -53,7 +59,8 @@ export function removeTags(st: Store, tagIds: string[]): void {
       st.tagDocs.delete(num, d);
     }
     const t = st.tags[num]!;
-    if (st.tagBySlug.get(t.slug) === num) st.tagBySlug.delete(t.slug);
+    for (const slug of [t.slug, ...(t.aliases ?? [])])
+      if (st.tagBySlug.get(slug) === num) st.tagBySlug.delete(slug);
     st.tagOf.delete(id);
     st.tags[num] = undefined;
     st.tagCount[num] = 0;

@@ -15,6 +15,8 @@ export interface IndexedTag {
   name: string;
   nameEn: string | null;
   slug: string;
+  /** The slugs of the tags merged into this one: a filter by one of them filters by this tag. */
+  aliases?: string[] | undefined;
 }
 
 export interface IndexedProject {

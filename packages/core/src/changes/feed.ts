@@ -10,6 +10,7 @@ export const CHANGE_TYPES = [
   'project.merged',
   'task.created',
   'task.updated',
+  'tag.updated',
 ] as const;
 export const ChangeType = z.enum(CHANGE_TYPES);
 
@@ -51,6 +52,9 @@ export const Change = z.object({
     .string()
     .optional()
     .meta({ description: 'project.merged only: the slug of the project it was merged into' }),
+  tagId: z.string().optional().meta({
+    description: 'tag.updated only (a tag renamed or merged; `slug` is its slug): the id of the tag',
+  }),
 });
 export type Change = z.infer<typeof Change>;
 
@@ -63,5 +67,6 @@ export function toChange(c: ChangeRecord): Change {
     slug: c.slug,
     taskId: c.taskId,
     ...(c.type === 'project.merged' && { intoProjectId: c.intoProjectId ?? '', intoSlug: c.intoSlug ?? '' }),
+    ...(c.type === 'tag.updated' && { tagId: c.tagId ?? '' }),
   };
 }

@@ -11,7 +11,7 @@ export const RevisionSummary = z
     revision: count().meta({ description: '1, 2, … per project' }),
     at: timestamp,
     action: z.enum(['created', 'updated', 'deleted']),
-    via: z.enum(['upsert', 'complete', 'merge', 'revert', 'restore', 'delete', 'lock', 'edit']),
+    via: z.enum(['upsert', 'complete', 'merge', 'revert', 'restore', 'delete', 'lock', 'edit', 'tag-merge']),
     source: z.string().nullable().meta({ description: "The project's `source` as this write left it" }),
     taskId: z
       .string()

@@ -25,22 +25,33 @@ export interface ApplyEntry {
 export class ApplyQueue {
   private pending = new Map<string, ApplyEntry>();
   private pendingTags: IndexedTagRow[] = [];
+  private pendingTagIds = new Set<string>();
   private pendingDone: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   private applying = false;
   /** Batches and exclusive sections, one after the other. */
   private lock: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly applyNow: (entries: Map<string, ApplyEntry>, tags: IndexedTagRow[]) => Promise<void>,
+    private readonly applyNow: (
+      entries: Map<string, ApplyEntry>,
+      tags: IndexedTagRow[],
+      tagIds: Set<string>,
+    ) => Promise<void>,
   ) {}
 
-  add(entries: Iterable<[string, ApplyEntry]>, tags: IndexedTagRow[] = []): Promise<void> {
+  /** `tagIds`: tags to re-read (a tag.updated change: renamed or merged), after the projects. */
+  add(
+    entries: Iterable<[string, ApplyEntry]>,
+    tags: IndexedTagRow[] = [],
+    tagIds: string[] = [],
+  ): Promise<void> {
     for (const [id, entry] of entries) {
       const old = this.pending.get(id);
       if (!old || entry.version > old.version || (entry.version === old.version && entry.row))
         this.pending.set(id, entry);
     }
     this.pendingTags.push(...tags);
+    for (const id of tagIds) this.pendingTagIds.add(id);
     const done = new Promise<void>((resolve, reject) => this.pendingDone.push({ resolve, reject }));
     void this.pump();
     return done;
@@ -67,15 +78,17 @@ export class ApplyQueue {
     if (this.applying) return;
     this.applying = true;
     try {
-      while (this.pending.size > 0) {
+      while (this.pending.size > 0 || this.pendingTagIds.size > 0) {
         const entries = this.pending;
         const tags = this.pendingTags;
+        const tagIds = this.pendingTagIds;
         const done = this.pendingDone;
         this.pending = new Map();
         this.pendingTags = [];
+        this.pendingTagIds = new Set();
         this.pendingDone = [];
         try {
-          await this.locked(() => this.applyNow(entries, tags));
+          await this.locked(() => this.applyNow(entries, tags, tagIds));
           for (const d of done) d.resolve();
         } catch (err) {
           for (const d of done) d.reject(err);

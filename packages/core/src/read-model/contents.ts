@@ -108,10 +108,36 @@ export function applyWrittenRows(
   );
 }
 
+/**
+ * Tags a rename or merge changed (docs/curation.md#tags), as re-read: a merged tag leaves the
+ * model (its slug is then one of its target's `aliases`), the others are put as they are now.
+ */
+export function applyCuratedTags(
+  contents: Contents,
+  details: DetailCache,
+  curated: { tags: IndexedTagRow[]; aliases: string[] },
+) {
+  const gone = curated.aliases.filter((id) => contents.index.tag(id) !== undefined);
+  if (gone.length > 0) {
+    contents.index.removeTags(gone);
+    details.clear();
+  }
+  putTags(contents.index, details, curated.tags);
+}
+
+const sameAliases = (a: string[] | undefined, b: string[] | undefined) =>
+  (a ?? []).join(' ') === (b ?? []).join(' ');
+
 function putTags(index: SearchIndex, details: DetailCache, tags: IndexedTagRow[]) {
   const changed = tags.filter((t) => {
     const old = index.tag(t.id);
-    return !old || old.name !== t.name || old.nameEn !== t.nameEn || old.slug !== t.slug;
+    return (
+      !old ||
+      old.name !== t.name ||
+      old.nameEn !== t.nameEn ||
+      old.slug !== t.slug ||
+      (t.aliases !== undefined && !sameAliases(old.aliases, t.aliases))
+    );
   });
   if (changed.length === 0) return;
   // a tag's English name shows in every project that has it: their cached details go

@@ -15,9 +15,10 @@ export const IDLE_WAIT_MS = 1000;
 export interface FollowTarget {
   /**
    * Re-reads these projects and applies them: by id, the newest change of each read (its
-   * version). `db` is where the changes were read: the re-read must be at least as new.
+   * version), and these tags (renamed or merged). `db` is where the changes were read: the
+   * re-read must be at least as new.
    */
-  apply(versions: Map<string, number>, db: Kysely<Database>): Promise<void>;
+  apply(versions: Map<string, number>, db: Kysely<Database>, tagIds: string[]): Promise<void>;
   /**
    * A complete read of the feed up to this xmin (its changes applied): the horizon may move.
    * `xmax` is the read's snapshot's: every xid given out before the read is below it.
@@ -70,13 +71,15 @@ export class FeedFollower {
       return 0;
     }
     const versions = new Map<string, number>();
+    const tagIds = new Set<string>();
     for (const c of page.changes) {
       if (this.snapshot && visibleIn(this.snapshot, BigInt(c.xid))) continue;
+      if (c.tagId) tagIds.add(c.tagId);
       const version = Number(c.id);
       for (const id of [c.projectId, c.intoProjectId])
         if (id && !((versions.get(id) ?? -1) >= version)) versions.set(id, version);
     }
-    if (versions.size > 0) await this.target.apply(versions, db);
+    if (versions.size > 0 || tagIds.size > 0) await this.target.apply(versions, db, [...tagIds]);
     const last = page.changes[page.changes.length - 1];
     if (last) this.position = { xid: last.xid, id: last.id };
     const full = page.changes.length === PAGE;

@@ -6,6 +6,7 @@ import {
   primaryOnly,
   type ReadRouting,
   readIndexedProjects,
+  readIndexedTags,
   readSynonyms,
   readSynonymsVersion,
   type Snapshot,
@@ -16,7 +17,7 @@ import { type FeedServices, pollingFeed } from '../changes/feed.ts';
 import { AppError } from '../errors.ts';
 import type { RequestWrites } from '../transaction.ts';
 import { type ApplyEntry, ApplyQueue } from './apply-queue.ts';
-import { applyRows, applyWrittenRows, buildContents } from './contents.ts';
+import { applyCuratedTags, applyRows, applyWrittenRows, buildContents } from './contents.ts';
 import { DetailCache, type ProjectBody as Project } from './detail-cache.ts';
 import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
 import { decodePosition, encodePosition, Freshness } from './position.ts';
@@ -149,9 +150,9 @@ export class ReadModel {
     this.details = new DetailCache(options.cacheBytes ?? 256 * 1024 * 1024);
     this.warn = options.warn ?? (() => {});
     this.snapshots = options.snapshots && new Snapshots(options.snapshots, this.db);
-    this.queue = new ApplyQueue((entries, tags) => this.applyNow(entries, tags));
+    this.queue = new ApplyQueue((entries, tags, tagIds) => this.applyNow(entries, tags, tagIds));
     this.follower = new FeedFollower(() => this.reads.current().db, {
-      apply: (versions, db) => this.apply(versions, db),
+      apply: (versions, db, tagIds) => this.apply(versions, db, tagIds),
       advance: (xmin, xmax) => {
         this.freshness.advance(xmin);
         this.versions.passed(xmin, xmax);
@@ -326,17 +327,17 @@ export class ReadModel {
    * Re-reads these projects as they are now and puts them into the index (one at a time,
    * batched), each unless the model already has its version (by id: the change that asks).
    */
-  apply(versions: Map<string, number>, db: Kysely<Database> = this.db): Promise<void> {
+  apply(versions: Map<string, number>, db: Kysely<Database> = this.db, tagIds: string[] = []): Promise<void> {
     const entries: [string, ApplyEntry][] = [];
     for (const [id, version] of versions) if (!this.has(id, version)) entries.push([id, { version, db }]);
-    return entries.length > 0 ? this.queue.add(entries) : Promise.resolve();
+    return entries.length > 0 || tagIds.length > 0 ? this.queue.add(entries, [], tagIds) : Promise.resolve();
   }
 
   private has(id: string, version: number): boolean {
     return this.versions.has(id, version);
   }
 
-  private async applyNow(entries: Map<string, ApplyEntry>, tags: IndexedTagRow[]) {
+  private async applyNow(entries: Map<string, ApplyEntry>, tags: IndexedTagRow[], tagIds: Set<string>) {
     const rows: IndexedProjectRow[] = [];
     const reread: string[] = [];
     // re-read where their changes were read, or on the primary when they were read in several
@@ -354,10 +355,13 @@ export class ReadModel {
     }
     const db = from.size === 1 ? [...from][0]! : this.db;
     const read = reread.length > 0 ? await readIndexedProjects(db, reread) : undefined;
+    // renamed or merged tags: read on the primary (at least as new as any change that named them)
+    const curated = tagIds.size > 0 ? await readIndexedTags(this.db, [...tagIds]) : undefined;
     this.version++;
     const contents = { index: this.index, slugs: this.slugs, maxUpdated: this.maxUpdated };
     if (read) applyRows(contents, this.details, reread, read.projects, read.tags);
     if (rows.length > 0) applyWrittenRows(contents, this.details, rows, tags);
+    if (curated) applyCuratedTags(contents, this.details, curated);
     for (const id of [...reread, ...rows.map((r) => r.id)]) {
       const version = entries.get(id)!.version;
       this.versions.set(id, version);
@@ -373,7 +377,9 @@ export class ReadModel {
    * wrote, any other project a change names re-read. A transaction the last build's snapshot saw
    * is in the model already. Failures are the feed's to repair.
    */
-  async applyOwn(writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags'>): Promise<void> {
+  async applyOwn(
+    writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags' | 'tagIds'>,
+  ): Promise<void> {
     if (writes.xids.length === 0) return;
     // reads of what it wrote go to the primary until the standby shows it (a transaction that
     // wrote no project, as the queue's, changes nothing a standby serves)
@@ -395,7 +401,8 @@ export class ReadModel {
       const entries: [string, ApplyEntry][] = [];
       for (const [id, { version, xid }] of versions)
         if (!this.has(id, version)) entries.push([id, { version, row: rows.get(id), xid }]);
-      if (entries.length > 0) await this.queue.add(entries, writes.tags);
+      if (entries.length > 0 || writes.tagIds.length > 0)
+        await this.queue.add(entries, writes.tags, writes.tagIds);
     }
     this.freshness.markOwn(writes.xids);
   }

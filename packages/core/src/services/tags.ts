@@ -7,6 +7,7 @@ import {
   type Kysely,
   type StoredTag,
   type TagDetail,
+  type TagLookup,
 } from '@directory/db';
 import { createId } from '../domain/ids.ts';
 import { fallbackSlug, firstFreeSlug, slugify, slugSource } from '../domain/slug.ts';
@@ -32,24 +33,33 @@ function distinctTags(tags: TagInput[]): TagInput[] {
 
 const ATTEMPTS = 5;
 
-/** The names resolveTags looks up first, in its order: what an upsert reads with its locks. */
-export const tagNamesOf = (tags: TagInput[]): string[] => distinctTags(tags).map((t) => t.name);
+const lookupOf = (tag: TagInput): TagLookup => ({ name: tag.name, nameEn: tag.nameEn ?? null });
+
+/** The tags resolveTags looks up first, in its order: what an upsert reads with its locks. */
+export const tagLookupsOf = (tags: TagInput[]): TagLookup[] => distinctTags(tags).map(lookupOf);
 
 /**
- * The id of every tag named in the inputs, by name (docs/api.md#slugs-identity-ids-and-order):
- * a stored tag with the name is reused (its missing nameEn filled in); a new one gets the
- * slug of its nameEn or name, numbered -2, -3, … when taken. Tags created concurrently by
- * another transaction are skipped on insert and picked up by the next attempt.
+ * A project's tags in the order its input names them, each once: two names may resolve to one
+ * tag (a merged tag's name and its target's: docs/curation.md#tags).
  */
-export async function resolveTagIds(db: Kysely<Database>, tags: TagInput[]): Promise<Map<string, string>> {
-  const resolved = await resolveTags(db, tags);
-  return new Map([...resolved].map(([name, tag]) => [name, tag.id]));
+export function projectTagsOf<T extends { id: string }>(tags: TagInput[], resolved: Map<string, T>): T[] {
+  const byId = new Map<string, T>();
+  for (const tag of tags) {
+    const found = resolved.get(tag.name)!;
+    if (!byId.has(found.id)) byId.set(found.id, found);
+  }
+  return [...byId.values()];
 }
 
 /**
- * resolveTagIds with each tag as endpoint 2 shows it (id, name, nameEn after the fill, slug), so
- * that an upsert builds its revision bodies without reading them back. `firstLookup`: the stored
- * tags among tagNamesOf(tags) when the caller already read them (lockKeysAndFindTags).
+ * Every tag named in the inputs, by name (docs/api.md#slugs-identity-ids-and-order), as endpoint 2 shows it
+ * (id, name, nameEn after the fill, slug), so that an upsert builds its revision bodies without
+ * reading them back: a stored tag with the name is reused (its missing nameEn filled in), a
+ * merged tag named by its name or nameEn gives the tag it was merged into
+ * (docs/curation.md#tags); a new one gets the slug of its nameEn or name, numbered -2, -3, …
+ * when taken. Tags created concurrently by another transaction are skipped on insert and picked
+ * up by the next attempt. `firstLookup`: the stored
+ * tags among tagLookupsOf(tags) when the caller already read them (lockKeysAndFindTags).
  */
 export async function resolveTags(
   db: Kysely<Database>,
@@ -68,13 +78,15 @@ export async function resolveTags(
         ? firstLookup
         : await findTagsByName(
             db,
-            pending.map((p) => p.tag.name),
+            pending.map((p) => lookupOf(p.tag)),
           );
     const fills: { id: string; nameEn: string }[] = [];
     for (const found of stored) {
       const { tag, i } = pending[found.index]!;
-      const fill = found.name_en === null && tag.nameEn !== undefined;
-      out[i] = { id: found.id, name: tag.name, nameEn: fill ? tag.nameEn! : found.name_en, slug: found.slug };
+      // a merged tag stands for its target: its names are the target's, never filled from the input
+      const fill = found.alias_name === null && found.name_en === null && tag.nameEn !== undefined;
+      const name = found.alias_name ?? tag.name;
+      out[i] = { id: found.id, name, nameEn: fill ? tag.nameEn! : found.name_en, slug: found.slug };
       if (fill) fills.push({ id: found.id, nameEn: tag.nameEn! });
     }
     await fillTagNamesEn(db, fills);

@@ -23,7 +23,7 @@ import { urlKey } from '../domain/url-key.ts';
 import { type LockField, lockOf, type Project, type ProjectInput } from '../schemas/project.ts';
 import { noteWrittenProjects } from '../transaction.ts';
 import { revisionOfBody } from './revisions.ts';
-import { resolveTags, tagNamesOf } from './tags.ts';
+import { projectTagsOf, resolveTags, tagLookupsOf } from './tags.ts';
 
 export type UpsertAction = 'created' | 'updated';
 
@@ -92,7 +92,7 @@ export async function upsertInOrder(
   const start = await lockKeysAndFindTags(
     trx,
     items.flatMap((item) => item.lockKeys),
-    tagNamesOf(allTags),
+    tagLookupsOf(allTags),
   );
   const tags = await resolveTags(trx, allTags, start.tags);
 
@@ -143,9 +143,7 @@ export async function upsertInOrder(
       const locked =
         storedRow && existing?.lockFields ? applyLock(item.input, storedRow, existing.lockFields) : undefined;
       const input = locked?.input ?? item.input;
-      const projectTags: TagDetail[] = locked?.tagIds
-        ? storedRow!.tags
-        : [...new Set(input.tags.map((t) => t.name))].map((name) => tags.get(name)!);
+      const projectTags: TagDetail[] = locked?.tagIds ? storedRow!.tags : projectTagsOf(input.tags, tags);
       const fields = projectFields(input);
       const write = { id, fields, position: item.position };
       if (existing) updates.push({ ...write, version: existing.version });

@@ -12,7 +12,7 @@ import { createId } from '../domain/ids.ts';
 import { urlKey } from '../domain/url-key.ts';
 import { AppError } from '../errors.ts';
 import type { Project, ProjectInput } from '../schemas/project.ts';
-import { resolveTagIds } from './tags.ts';
+import { projectTagsOf, resolveTags } from './tags.ts';
 import { projectFields } from './upsert.ts';
 
 /** A stored project body as the input that writes it again (links keep their ids). */
@@ -97,8 +97,8 @@ export async function claimIdentity(
  */
 export async function writeBody(trx: Kysely<Database>, body: Project, restore: boolean): Promise<void> {
   const input = inputOf(body);
-  const tagIds = await resolveTagIds(trx, input.tags);
-  const projectTagIds = [...new Set(input.tags.map((t) => t.name))].map((name) => tagIds.get(name)!);
+  const resolved = await resolveTags(trx, input.tags);
+  const projectTagIds = projectTagsOf(input.tags, resolved).map((t) => t.id);
   const write = {
     id: body.id,
     fields: projectFields(input),

@@ -30,7 +30,18 @@ export const findTags = publicProcedure
           success: true as const,
           tags: page.flatMap((hit) => {
             const tag = model.index.tag(hit.id);
-            return tag ? [{ ...tag, projectCount: hit.projectCount }] : [];
+            return tag
+              ? [
+                  {
+                    id: tag.id,
+                    name: tag.name,
+                    nameEn: tag.nameEn,
+                    slug: tag.slug,
+                    aliases: tag.aliases ?? [],
+                    projectCount: hit.projectCount,
+                  },
+                ]
+              : [];
           }),
           hasMore,
           nextCursor:

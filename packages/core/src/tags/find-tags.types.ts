@@ -14,7 +14,8 @@ export const findTagsMeta: Meta = {
     description:
       '`q` matches the tag’s name, nameEn, slug, pinyin and initials as in GET /api/projects (every word ' +
       'must match). Sorted by project count (most first) or by name (Chinese by pinyin); ties by id. ' +
-      'Keyset pages: pass `nextCursor` back as `cursor` with the same q and sort.',
+      'Keyset pages: pass `nextCursor` back as `cursor` with the same q and sort. A merged tag is not listed: its ' +
+      'slug is among the `aliases` of the tag it was merged into.',
   },
   nextLink: { param: 'cursor', field: 'nextCursor' },
   examples: {
@@ -22,12 +23,20 @@ export const findTagsMeta: Meta = {
     response: {
       success: true,
       tags: [
-        { id: 'c1a2b3c4d5e6f7g8h9i0j1k2', name: '大模型', nameEn: 'LLM', slug: 'llm', projectCount: 12 },
+        {
+          id: 'c1a2b3c4d5e6f7g8h9i0j1k2',
+          name: '大模型',
+          nameEn: 'LLM',
+          slug: 'llm',
+          aliases: ['llm-2'],
+          projectCount: 12,
+        },
         {
           id: 'c2a2b3c4d5e6f7g8h9i0j1k2',
           name: '多模态',
           nameEn: 'Multimodal',
           slug: 'multimodal',
+          aliases: [],
           projectCount: 5,
         },
       ],
@@ -56,6 +65,9 @@ export const FindTagsOutput = z.object({
       name: z.string(),
       nameEn: z.string().nullable(),
       slug: z.string(),
+      aliases: z.array(z.string()).meta({
+        description: 'The slugs of the tags merged into this one (docs: POST /api/tags/{slug}/merge)',
+      }),
       projectCount: z.number().int().min(0),
     }),
   ),

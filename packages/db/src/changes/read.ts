@@ -25,6 +25,8 @@ export interface ChangeRecord {
   /** project.merged: the project it went into. */
   intoProjectId: string | null;
   intoSlug: string | null;
+  /** tag.updated: the tag renamed or merged. */
+  tagId: string | null;
 }
 
 export interface ChangePage {
@@ -72,6 +74,7 @@ export async function readChanges(
     task_id: string | null;
     into_project_id: string | null;
     into_slug: string | null;
+    tag_id: string | null;
     ready: boolean | null;
   }>`
     select ${after !== undefined} and (s.pruned_xid, s.pruned_id) > (${from.xid}::xid8, ${from.id}::bigint) as expired,
@@ -80,7 +83,7 @@ export async function readChanges(
       pg_snapshot_xmax(pg_current_snapshot())::text as snapshot_xmax, p.*
     from change_feed_state s
     left join lateral (
-      select c.id::text as id, c.xid::text as xid, c.type, c.at, c.project_id, c.slug, c.task_id, c.into_project_id, c.into_slug,
+      select c.id::text as id, c.xid::text as xid, c.type, c.at, c.project_id, c.slug, c.task_id, c.into_project_id, c.into_slug, c.tag_id,
         c.xid < pg_snapshot_xmin(pg_current_snapshot()) as ready
       from changes c
       where (c.xid, c.id) > (${from.xid}::xid8, ${from.id}::bigint)
@@ -107,6 +110,7 @@ export async function readChanges(
       taskId: r.task_id,
       intoProjectId: r.into_project_id,
       intoSlug: r.into_slug,
+      tagId: r.tag_id,
     });
   }
   const mark = rows[0];

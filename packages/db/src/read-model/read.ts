@@ -22,7 +22,9 @@ const PROJECT_SELECT = sql`p.id, p.name, p.name_en as "nameEn", p.slug, p.descri
   coalesce((select array_agg(l.type) from links l where l.project_id = p.id), '{}') as "linkTypes",
   coalesce((select array_agg(l.url order by l.position) from links l where l.project_id = p.id), '{}') as "linkUrls"`;
 
-const TAG_SELECT = sql`t.id, t.name, t.name_en as "nameEn", t.slug`;
+// a merged tag (an alias) is not a tag of the model: its slug is one of its target's `aliases`
+const TAG_SELECT = sql`t.id, t.name, t.name_en as "nameEn", t.slug,
+  coalesce((select array_agg(a.slug order by a.slug) from tags a where a.alias_of = t.id), '{}') as aliases`;
 
 /** Rows per statement of the build: big enough to amortise a round trip, small enough to stream. */
 const BATCH = 20_000;
@@ -45,7 +47,10 @@ export async function readModelSnapshot(
         snapshot: string;
       }>`select pg_current_snapshot()::text as snapshot`.execute(trx);
       const snapshot = parseSnapshot(rows[0]!.snapshot);
-      const tags = await sql<IndexedTagRow>`select ${TAG_SELECT} from tags t order by t.id`.execute(trx);
+      const tags =
+        await sql<IndexedTagRow>`select ${TAG_SELECT} from tags t where t.alias_of is null order by t.id`.execute(
+          trx,
+        );
       onTags(tags.rows);
       // The next batch is asked for before this one is indexed: the database reads it while
       // the process indexes (one connection, so the statements still run one after the other).
@@ -85,6 +90,26 @@ export async function readIndexedProjects(
   return { projects: projects.rows, tags: tags.rows };
 }
 
+/**
+ * The tags among `ids` as they are now (a tag.updated change names them), and those they were
+ * merged into: `tags` the live ones, `aliases` the ids among `ids` that are merged tags.
+ */
+export async function readIndexedTags(
+  db: Db,
+  ids: string[],
+): Promise<{ tags: IndexedTagRow[]; aliases: string[] }> {
+  if (ids.length === 0) return { tags: [], aliases: [] };
+  const { rows } = await sql<IndexedTagRow & { aliasOf: string | null }>`
+    select ${TAG_SELECT}, t.alias_of as "aliasOf" from tags t
+    where t.id = any(${ids}::text[])
+      or t.id in (select a.alias_of from tags a where a.id = any(${ids}::text[]) and a.alias_of is not null)
+  `.execute(db);
+  return {
+    tags: rows.filter((r) => r.aliasOf === null).map(({ aliasOf: _, ...tag }) => tag),
+    aliases: rows.filter((r) => r.aliasOf !== null).map((r) => r.id),
+  };
+}
+
 export interface ProjectChange {
   projectId: string;
   /** project.merged: the project it went into. */
@@ -113,14 +138,19 @@ export interface OwnProjectChange extends ProjectChange {
  */
 export async function currentTransactionWrites(
   db: Db,
-): Promise<{ xid: string | null; changes: OwnProjectChange[] }> {
-  const { rows } = await sql<{ xid: string | null; changes: OwnProjectChange[] | null }>`
+): Promise<{ xid: string | null; changes: OwnProjectChange[]; tagIds: string[] }> {
+  const { rows } = await sql<{
+    xid: string | null;
+    changes: OwnProjectChange[] | null;
+    tag_ids: string[] | null;
+  }>`
     select x.xid::text as xid,
       (select json_agg(json_build_object('id', c.id, 'projectId', c.project_id, 'intoProjectId', c.into_project_id))
-        from changes c where c.xid = x.xid and c.project_id is not null) as changes
+        from changes c where c.xid = x.xid and c.project_id is not null) as changes,
+      (select array_agg(c.tag_id) from changes c where c.xid = x.xid and c.tag_id is not null) as tag_ids
     from (select pg_current_xact_id_if_assigned() as xid) x
   `.execute(db);
-  return { xid: rows[0]?.xid ?? null, changes: rows[0]?.changes ?? [] };
+  return { xid: rows[0]?.xid ?? null, changes: rows[0]?.changes ?? [], tagIds: rows[0]?.tag_ids ?? [] };
 }
 
 /** The id of the transaction running on this connection, if it has written anything. */

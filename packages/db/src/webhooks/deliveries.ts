@@ -45,7 +45,7 @@ export async function findAttemptForRedelivery(
     select a.delivery_id::text as "deliveryId",
       case when c.id is null then null else json_build_object(
         'id', c.id::text, 'xid', c.xid::text, 'type', c.type, 'at', c.at, 'projectId', c.project_id,
-        'slug', c.slug, 'taskId', c.task_id, 'intoProjectId', c.into_project_id, 'intoSlug', c.into_slug
+        'slug', c.slug, 'taskId', c.task_id, 'intoProjectId', c.into_project_id, 'intoSlug', c.into_slug, 'tagId', c.tag_id
       ) end as change
     from webhook_attempts a left join changes c on c.id = a.change_id
     where a.webhook_id = ${webhookId} and a.id = ${attemptId}::bigint
@@ -130,7 +130,7 @@ export async function claimDeliveries(db: Db, limit: number, leaseMs: number): P
     returning d.id::text as "deliveryId", d.attempts as attempt, d.created_at as "createdAt",
       w.id as "webhookId", w.url, w.secret, c.id::text as "changeId", c.xid::text as xid, c.type,
       c.at, c.project_id as "projectId", c.slug, c.task_id as "taskId",
-      c.into_project_id as "intoProjectId", c.into_slug as "intoSlug"
+      c.into_project_id as "intoProjectId", c.into_slug as "intoSlug", c.tag_id as "tagId"
   `.execute(db);
   return rows;
 }

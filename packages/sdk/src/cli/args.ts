@@ -79,8 +79,12 @@ export function parseInvocation(argv: string[], commands: Command[]): Invocation
   const groups = new Set(commands.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]));
   let used = 1;
   let name = first;
-  if (groups.has(first)) {
-    const sub = words[1]?.value;
+  // a group may also be a command itself (`tags [<q>]` beside `tags rename`): a word after it that
+  // names no subcommand is that command's argument
+  const sub = words[1]?.value;
+  const plain = commands.some((c) => c.name === first);
+  const known = sub !== undefined && commands.some((c) => c.name === `${first} ${sub}`);
+  if (groups.has(first) && (known || !plain)) {
     if (sub === undefined || sub === 'help') {
       if (helpTopic || wantsHelp || sub === 'help') return { kind: 'help', command: undefined, group: first };
       throw new UsageError(`missing subcommand for '${first}'`, first);

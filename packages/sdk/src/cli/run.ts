@@ -10,6 +10,7 @@ import { addTasks } from './commands/add-tasks.ts';
 import { changes } from './commands/changes.ts';
 import { checkUrls } from './commands/check-urls.ts';
 import { createKey } from './commands/create-key.ts';
+import { mergeTag, renameTag } from './commands/curate-tags.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { diffRevisions } from './commands/diff-revisions.ts';
 import { getOwnKey } from './commands/get-own-key.ts';
@@ -42,6 +43,8 @@ export const COMMANDS: Command[] = [
   importProjects,
   searchProjects,
   listTags,
+  renameTag,
+  mergeTag,
   addTasks,
   listTasks,
   taskStats,

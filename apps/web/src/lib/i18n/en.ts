@@ -139,6 +139,7 @@ export const en = {
   'project.merged': 'Project merged',
   'task.created': 'Task created',
   'task.updated': 'Task updated',
+  'tag.updated': 'Tag renamed or merged',
   unavailable: 'Not available on this server yet.',
   // duplicates and merges
   navDuplicates: 'Duplicates',

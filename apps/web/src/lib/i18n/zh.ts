@@ -131,6 +131,7 @@ export const zh: Messages = {
   'project.merged': '项目已合并',
   'task.created': '任务已创建',
   'task.updated': '任务已更新',
+  'tag.updated': '标签已改名或合并',
   unavailable: '此服务器尚不支持。',
   navDuplicates: '重复项',
   duplicatesTitle: '重复项',

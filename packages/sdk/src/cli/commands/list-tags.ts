@@ -12,7 +12,9 @@ Options:
   --sort <S>    count (default: most projects first) or name (Chinese by pinyin)
   --limit <N>   tags to show, 1-100 (default 50)
 
-With --json, stdout is the service's reply { success, tags, hasMore, nextCursor }.
+With --json, stdout is the service's reply { success, tags, hasMore, nextCursor }. A tag merged
+into another is not listed: the ALIASES column of the one it went into names it. To curate them:
+directory tags rename, directory tags merge.
 
 Example:
   directory tags --sort name`,
@@ -29,9 +31,16 @@ Example:
       printJson(ctx, page);
       return EXIT_OK;
     }
-    const rows = page.tags.map((t) => [t.slug, t.name, t.nameEn ?? '', String(t.projectCount)]);
-    if (rows.length)
-      for (const line of table(['SLUG', 'NAME', 'NAME (EN)', 'PROJECTS'], rows)) ctx.print(line);
+    const aliases = page.tags.some((t) => t.aliases.length > 0);
+    const rows = page.tags.map((t) => [
+      t.slug,
+      t.name,
+      t.nameEn ?? '',
+      String(t.projectCount),
+      ...(aliases ? [t.aliases.join(', ')] : []),
+    ]);
+    const head = ['SLUG', 'NAME', 'NAME (EN)', 'PROJECTS', ...(aliases ? ['ALIASES'] : [])];
+    if (rows.length) for (const line of table(head, rows)) ctx.print(line);
     ctx.print(
       page.tags.length ? `${page.tags.length} tags${page.hasMore ? ' (more: --limit)' : ''}` : 'No tags',
     );

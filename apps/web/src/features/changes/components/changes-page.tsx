@@ -83,6 +83,7 @@ function Subject({ change }: { change: Change }) {
         {change.slug} → <Link href={projectHref(change.intoSlug)}>{change.intoSlug}</Link>
       </>
     );
+  if (change.type === 'tag.updated') return <>{change.slug}</>;
   if (change.slug && change.type !== 'project.deleted')
     return <Link href={projectHref(change.slug)}>{change.slug}</Link>;
   if (change.taskId) return <Link href={taskHref(change.taskId)}>{change.taskId}</Link>;

@@ -51,6 +51,7 @@ const EVENTS = [
   'project.merged',
   'task.created',
   'task.updated',
+  'tag.updated',
 ];
 
 /** A new webhook: its URL, events and description; the secret is shown once, after. */

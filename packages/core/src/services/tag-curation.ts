@@ -1,0 +1,102 @@
+import {
+  aliasSlugsOf,
+  type Database,
+  findTagById,
+  findTagBySlug,
+  findTagNamed,
+  type Kysely,
+  lockTagVocabulary,
+  mergeTag as mergeTagRows,
+  renameTag as renameTagRow,
+  type TagRow,
+} from '@directory/db';
+import { AppError } from '../errors.ts';
+import type { CuratedTag } from '../tags/tag.types.ts';
+import { recordRevisions } from './revisions.ts';
+
+// Renaming and merging tags (docs/curation.md#tags). Both hold the tag vocabulary's lock
+// (TAG_VOCABULARY in packages/db/src/tags/curate.ts) until their transaction ends.
+
+const notFound = (slug: string) => new AppError('NOT_FOUND', [`Tag "${slug}" not found`]);
+
+async function tagOf(trx: Kysely<Database>, slug: string): Promise<TagRow> {
+  const tag = await findTagBySlug(trx, slug);
+  if (!tag) throw notFound(slug);
+  return tag;
+}
+
+async function curated(trx: Kysely<Database>, tag: TagRow): Promise<CuratedTag> {
+  return {
+    id: tag.id,
+    name: tag.name,
+    nameEn: tag.name_en,
+    slug: tag.slug,
+    aliases: await aliasSlugsOf(trx, tag.id),
+  };
+}
+
+/** The tag a merged one stands for (alias_of is always the final target). */
+async function targetOf(trx: Kysely<Database>, tag: TagRow): Promise<TagRow> {
+  if (tag.alias_of === null) return tag;
+  const target = await findTagById(trx, tag.alias_of);
+  if (!target) throw new Error(`tag ${tag.id}: its target ${tag.alias_of} is missing`);
+  return target;
+}
+
+export async function renameTag(
+  trx: Kysely<Database>,
+  slug: string,
+  names: { name?: string | undefined; nameEn?: string | undefined },
+): Promise<CuratedTag> {
+  await lockTagVocabulary(trx);
+  const tag = await tagOf(trx, slug);
+  if (tag.alias_of !== null) {
+    const target = await targetOf(trx, tag);
+    throw new AppError('CONFLICT', [`Tag "${slug}" was merged into "${target.slug}": rename that one`]);
+  }
+  const next = { name: names.name ?? tag.name, nameEn: names.nameEn ?? tag.name_en };
+  for (const [field, value, old] of [
+    ['name', next.name, tag.name],
+    ['nameEn', next.nameEn, tag.name_en],
+  ] as const) {
+    if (value === null || value === old) continue;
+    const other = await findTagNamed(trx, value, tag.id);
+    if (other)
+      throw new AppError('CONFLICT', [
+        `${field}: tag "${other.slug}" is already named "${value}"; merge the two tags instead`,
+      ]);
+  }
+  if (next.name !== tag.name || next.nameEn !== tag.name_en) await renameTagRow(trx, tag.id, next);
+  return curated(trx, { ...tag, name: next.name, name_en: next.nameEn });
+}
+
+/** The revisions of a tag merge, this many projects per statement pair. */
+const REVISION_CHUNK = 2000;
+
+export async function mergeTag(
+  trx: Kysely<Database>,
+  slug: string,
+  intoSlug: string,
+  actor: string | null,
+): Promise<{ tag: CuratedTag; merged: string; projectsChanged: number }> {
+  await lockTagVocabulary(trx);
+  const from = await tagOf(trx, slug);
+  const into = await targetOf(trx, await tagOf(trx, intoSlug));
+  if (from.alias_of !== null) {
+    // the same merge again answers as the first did; another is a conflict
+    if (from.alias_of === into.id)
+      return { tag: await curated(trx, into), merged: from.slug, projectsChanged: 0 };
+    const target = await targetOf(trx, from);
+    throw new AppError('CONFLICT', [`Tag "${slug}" was already merged into "${target.slug}"`]);
+  }
+  if (into.id === from.id)
+    throw new AppError('CONFLICT', [`Tag "${slug}" cannot be merged into itself or into one of its aliases`]);
+  const ids = await mergeTagRows(trx, from.id, into.id);
+  for (let i = 0; i < ids.length; i += REVISION_CHUNK)
+    await recordRevisions(
+      trx,
+      ids.slice(i, i + REVISION_CHUNK).map((projectId) => ({ projectId, action: 'updated' as const })),
+      { via: 'tag-merge', actor },
+    );
+  return { tag: await curated(trx, into), merged: from.slug, projectsChanged: ids.length };
+}
