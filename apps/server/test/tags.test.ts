@@ -140,6 +140,12 @@ describe.each(targets)('tag curation on $name', (target) => {
         select count(*)::int as n from project_tags pt join tags t on t.id = pt.tag_id where t.alias_of is not null
       `.execute(s.db.db);
       expect(rows[0]!.n).toBe(0);
+      // the tag kept may take the merged tag's name; writes naming it still find the tag kept
+      const took = await s.call('PATCH', `/api/tags/${intoSlug}`, { body: { name: old.name, nameEn: old.nameEn } });
+      expect(took.status, took.text).toBe(200);
+      expect(took.json.tag).toMatchObject({ slug: intoSlug, name: old.name, nameEn: old.nameEn, aliases: [oldSlug] });
+      const [named] = await upsert([project({ tags: [{ name: old.name }] })]);
+      expect(await tagsOf(named!.slug)).toEqual([intoSlug]);
       // the same merge again changes nothing
       const again = await s.call('POST', `/api/tags/${oldSlug}/merge`, { body: { into: intoSlug } });
       expect(again.status, again.text).toBe(200);

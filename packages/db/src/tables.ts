@@ -29,7 +29,8 @@ export interface ProjectsTable {
 
 export interface TagsTable {
   id: string;
-  name: string;
+  /** Null only for a merged tag whose name the tag it went into took (a rename). */
+  name: ColumnType<string, string, string | null>;
   name_en: string | null;
   slug: string;
   created_at: Timestamp;

@@ -6,6 +6,8 @@ import { type Kysely, sql } from 'kysely';
 // - tags.alias_of: a merged tag stays as a row (its name, nameEn and slug still name it) that
 //   points at the tag it was merged into, always the final target (a merge into a tag that is
 //   itself later merged moves the pointers on), so resolving an alias is one lookup.
+// - A merged tag may lose its name (null) to the tag it was merged into: renaming the target to
+//   the name of one of its aliases moves the name over (a write naming it still finds the target).
 // - changes.tag_id and the type "tag.updated": a rename or a merge writes one change per tag it
 //   changed, so that the read model of every process (and a feed reader) learns of it.
 // - No project may keep an alias as a tag. A merge takes the advisory lock TAG_VOCABULARY
@@ -17,6 +19,8 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table tags add column alias_of text references tags (id);
+    alter table tags alter column name drop not null;
+    alter table tags add constraint tags_name_of_live check (name is not null or alias_of is not null);
     create index tags_alias_of_idx on tags (alias_of) where alias_of is not null;
     -- a write naming a merged tag by its nameEn (services/tags.ts)
     create index tags_alias_name_en_idx on tags (name_en) where alias_of is not null;
@@ -57,6 +61,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     alter table changes drop column tag_id;
     drop index tags_alias_name_en_idx;
     drop index tags_alias_of_idx;
+    update tags set name = slug where name is null;
+    alter table tags drop constraint tags_name_of_live;
+    alter table tags alter column name set not null;
     alter table tags drop column alias_of;
   `.execute(db);
 }

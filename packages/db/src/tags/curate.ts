@@ -67,8 +67,17 @@ export async function findTagNamed(db: Db, text: string, except: string): Promis
     .executeTakeFirst();
 }
 
-/** Sets a tag's names; one tag.updated change. */
+/**
+ * Sets a tag's names; one tag.updated change. A tag merged into this one that has the new name
+ * gives it up (its name becomes null): a write naming it finds this tag by it now.
+ */
 export async function renameTag(db: Db, id: string, names: { name: string; nameEn: string | null }) {
+  await db
+    .updateTable('tags')
+    .set({ name: null })
+    .where('alias_of', '=', id)
+    .where('name', '=', names.name)
+    .execute();
   await db
     .updateTable('tags')
     .set({ name: names.name, name_en: names.nameEn })
