@@ -145,6 +145,49 @@ describe('edits, refusals and merges in the web console (Chromium)', () => {
     await page.context().close();
   });
 
+  it('the zh Keys page keeps 已吊销 on one line, at 390 and 1280 px', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const made = await s.call('POST', '/api/keys', { body: { name: `吊销 ${stamp}`, scopes: ['curate'] } });
+    await s.call('DELETE', `/api/keys/${made.json.data.id}`);
+    // a crowded table: a live key with every scope, a long name, a limit and an expiry
+    const scopes = [
+      'projects:write',
+      'tasks:read',
+      'tasks:write',
+      'curate',
+      'changes:read',
+      'webhooks:manage',
+      'keys:admin',
+      'metrics:read',
+    ];
+    await s.call('POST', '/api/keys', {
+      body: {
+        name: `一个名字很长的集成密钥 integration key with a long name ${stamp}`,
+        scopes,
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        rateLimit: { requests: 600, windowSeconds: 60 },
+      },
+    });
+    const page = await open('/keys', { locale: 'zh-CN', width: 'phone' });
+    await enterKey(page, s.key);
+    const cell = page.locator('tr', { hasText: `吊销 ${stamp}` }).locator('.key-state');
+    await cell.waitFor(WAIT);
+    for (const [width, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await page.waitForTimeout(100);
+      // the state's text, one box per line it takes
+      const lines = await cell.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      expect(await cell.innerText()).toContain('已吊销');
+      expect(lines, `${width}: lines of the state text`).toBeLessThanOrEqual(2);
+      await screenshot(page, `keys-revoked-zh-${width}`);
+    }
+    await page.context().close();
+  });
+
   it('sent no request off the origin, and no page threw', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     expect(watch.elsewhere(s.baseUrl)).toEqual([]);
