@@ -1,8 +1,8 @@
 import type { SearchContext } from './context.ts';
 import type { Coded } from './matching.ts';
 import { attribute } from './rules/attribute.ts';
-import { exactness, type Tiers } from './rules/exactness.ts';
-import { type Bucket, partsOf, type Ranking, type RankingRule, scoreOf } from './rules/rule.ts';
+import { exactness } from './rules/exactness.ts';
+import { type Bucket, partsOf, type Ranking, type RankingRule, scoreOf, type Tiers } from './rules/rule.ts';
 import { sort } from './rules/sort.ts';
 import { typo } from './rules/typo.ts';
 import { words } from './rules/words.ts';

@@ -1,12 +1,12 @@
 import { setBit } from './bitmap.ts';
 import { byTerm } from './pair-buffer.ts';
-import { type Postings, SMALL } from './postings.ts';
+import { type PostingLists, SMALL } from './posting-list.ts';
 
 /**
  * A batch put's pairs added to postings by term (Postings.addPairs): a term's documents that
  * come after its list's last are appended in one copy; anything else takes the one-by-one path.
  */
-export function addPairs(p: Postings, terms: Uint32Array, docs: Uint32Array, n: number): void {
+export function addPairs(p: PostingLists, terms: Uint32Array, docs: Uint32Array, n: number): void {
   if (n === 0) return;
   const { maxTerm, start, grouped } = byTerm(terms, docs, n);
   while (p.lists.length <= maxTerm) p.lists.push(undefined);

@@ -1,4 +1,5 @@
 import { type Bits, setBit } from './bitmap.ts';
+import { type List, type PostingLists, SMALL } from './posting-list.ts';
 import { addPairs } from './postings-batch.ts';
 
 /*
@@ -10,13 +11,9 @@ import { addPairs } from './postings-batch.ts';
  * of the tail.
  */
 
-/** Lists up to this many documents are plain arrays. */
-export const SMALL = 32;
 const NONE: number[] = [];
 
-export type List = number | number[] | Uint32Array;
-
-export class Postings {
+export class Postings implements PostingLists {
   /** (Written by postings-batch.ts too.) */
   lists: (List | undefined)[] = [];
   /**

@@ -1,4 +1,4 @@
-import { KEYS, LINK_TYPES, NO_SOURCE, type Store } from './store.ts';
+import { KEYS, LINK_TYPES, NO_SOURCE, type StoreState as Store } from './store-state.ts';
 import type { Terms } from './terms.ts';
 import type { IndexedProject } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { setBit } from './bitmap.ts';
-import { KEYS, type Store } from './store.ts';
+import { KEYS, type StoreState as Store } from './store-state.ts';
 
 /*
  * The store's orders and counts (store.ts calls these; a query only reads them): a document

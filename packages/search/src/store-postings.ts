@@ -1,7 +1,7 @@
 import { PAIR_BATCH } from './limits.ts';
 import { PairBuffer } from './pair-buffer.ts';
 import type { Postings } from './postings.ts';
-import type { Store } from './store.ts';
+import type { StoreState as Store } from './store-state.ts';
 import type { Terms } from './terms.ts';
 
 /*

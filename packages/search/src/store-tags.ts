@@ -1,4 +1,4 @@
-import type { Store } from './store.ts';
+import type { StoreState as Store } from './store-state.ts';
 import { nameSortKey, pinyinSyllables, tokens } from './text.ts';
 import type { IndexedTag } from './types.ts';
 

@@ -3,9 +3,9 @@ import type { SearchContext } from '../context.ts';
 import type { Coded, Matched } from '../matching.ts';
 import { KEY_EXACT, KEY_EXACT_SYNONYM, KEY_NONE, KEY_PREFIX, KEY_PREFIX_SYNONYM } from '../ranking.ts';
 import type { Position } from '../sorted-list.ts';
-import { KEYS } from '../store.ts';
+import { KEYS } from '../store-state.ts';
 import { KEY_PREFIX_MAX, keyPrefixCode } from '../terms.ts';
-import { ANY_TIER, type Bucket, groupBy, type Ranking, type RankingRule } from './rule.ts';
+import { ANY_TIER, type Bucket, groupBy, type Ranking, type RankingRule, type Tiers } from './rule.ts';
 
 /**
  * Exactness: the whole query (its words without spaces) equals a key of the document — name,
@@ -20,12 +20,6 @@ export const exactness: RankingRule = {
     return groupBy(bucket.parts, (p) => p.tier, r.desc);
   },
 };
-
-/** The key tiers of a search: at[t] the matches whose best tier is t (1–4, disjoint), any their union. */
-export interface Tiers {
-  at: (Bits | undefined)[];
-  any: Bits | undefined;
-}
 
 /**
  * The matches whose key equals or starts with the whole query (its words without spaces, or a

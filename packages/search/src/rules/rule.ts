@@ -2,7 +2,6 @@ import type { Bits } from '../bitmap.ts';
 import type { SearchContext } from '../context.ts';
 import type { Coded } from '../matching.ts';
 import { codeTypos, KEY_EXACT, KEY_NONE, score } from '../ranking.ts';
-import type { Tiers } from './exactness.ts';
 
 /*
  * The ranking rules' one interface (as Meilisearch's milli `search/new/` shapes them): a rule
@@ -24,6 +23,12 @@ export interface Part {
 }
 
 export const ANY_TIER = -1;
+
+/** The key tiers of a search: at[t] the matches whose best tier is t (1–4, disjoint), any their union. */
+export interface Tiers {
+  at: (Bits | undefined)[];
+  any: Bits | undefined;
+}
 
 export interface Bucket {
   parts: Part[];
