@@ -226,6 +226,7 @@ export function createApp(options: AppOptions): express.Express {
           undefined,
         ),
         actor: req.headers['x-directory-actor'],
+        summary: req.headers['x-directory-summary'],
         ifMatch: req.headers['if-match'],
         reportError: (err: unknown) => reportError(res.locals, err, { route: `tRPC ${req.path}` }),
         signal: requestSignal(res),

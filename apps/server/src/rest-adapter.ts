@@ -240,6 +240,7 @@ export function restRouter(options: RestOptions): Router {
         keys,
         principal: body.principal,
         actor: req.headers['x-directory-actor'],
+        summary: req.headers['x-directory-summary'],
         ifMatch: req.headers['if-match'],
         bodyError: body.bodyError,
         reportError: (err) => reportError(res.locals, err, { route: routeName }),

@@ -9,11 +9,12 @@ import {
   requireScope,
 } from './auth.ts';
 import type { FeedServices } from './changes/feed.ts';
+import { summaryOf } from './domain/summary.ts';
 import { AppError, toAppError } from './errors.ts';
 import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
 import type { QueueEvent } from './services/queue-signals.ts';
-import { requestKey } from './services/request-key.ts';
+import { requestKey, requestSummary } from './services/request-key.ts';
 import { newRequestWrites, requestWrites } from './transaction.ts';
 
 /**
@@ -54,6 +55,8 @@ export interface Context {
   count?: ((event: QueueEvent, n: number) => void) | undefined;
   /** The request's X-Directory-Actor header as sent (history/actor.ts reads it). */
   actor?: string | string[] | undefined;
+  /** The request's X-Directory-Summary header as sent (domain/summary.ts reads it). */
+  summary?: string | string[] | undefined;
   /** The request's If-Match header (PATCH /api/projects/{slug}: 412 when the project changed since). */
   ifMatch?: string | undefined;
   /** The change feed's long-poll signal (absent: polling). */
@@ -102,7 +105,8 @@ export const requireKey = t.middleware(async ({ ctx, meta, next }) => {
       ? ctx.principal
       : await authenticate(ctx.credentials, ctx.keys ?? bootstrapVerifier(ctx.apiKey));
   requireScope(principal, scope);
-  return requestKey.run(principal, () => next({ ctx: { principal } }));
+  const summary = summaryOf(ctx);
+  return requestKey.run(principal, () => requestSummary.run(summary, () => next({ ctx: { principal } })));
 });
 
 // Runs after the key check: a body that cannot be parsed supplies no key (401 before 400).

@@ -18,6 +18,7 @@ import * as mergeRevisions from './migrations/2026_11_27_000980_merge_revisions.
 import * as databaseInstance from './migrations/2026_11_28_001000_database_instance.ts';
 import * as keyLineage from './migrations/2026_11_28_001010_key_lineage.ts';
 import * as tagCuration from './migrations/2026_11_28_001100_tag_curation.ts';
+import * as revisionSummaries from './migrations/2026_11_28_001110_revision_summaries.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001000_database_instance': databaseInstance,
   '2026_11_28_001010_key_lineage': keyLineage,
   '2026_11_28_001100_tag_curation': tagCuration,
+  '2026_11_28_001110_revision_summaries': revisionSummaries,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

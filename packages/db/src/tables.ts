@@ -218,6 +218,8 @@ export interface ProjectRevisionsTable {
   key_name: string | null;
   /** A merge's revision of the project kept: the slugs merged into it (migration 2026_11_27_000980). */
   merged: string[] | null;
+  /** The request's X-Directory-Summary (migration 2026_11_28_001110_revision_summaries). */
+  summary: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Named keys (migration 2026_11_26_000960_api_keys): the SHA-256 of each key, never the key. */

@@ -11,6 +11,8 @@ export interface TransportOptions {
    * write stores (at most 100 characters; percent-encoded when it is not plain ASCII).
    */
   actor?: string;
+  /** Why: sent as X-Directory-Summary with every request, recorded on the revisions writes store. */
+  summary?: string;
   /** Used for every request; default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
   /** Further attempts after a failure that may be retried; default 3. */
@@ -95,6 +97,7 @@ type Outcome =
 export function createTransport(options: TransportOptions): Send {
   const { baseUrl, apiKey, retries = 3, timeoutMs = 30_000 } = options;
   const actor = options.actor?.trim() ? actorHeader(options.actor.trim()) : undefined;
+  const summary = options.summary?.trim() ? actorHeader(options.summary.trim()) : undefined;
   const fetchFn = options.fetch ?? globalThis.fetch;
   /**
    * X-Directory-Position of this client's last write: its reads wait for it
@@ -117,6 +120,7 @@ export function createTransport(options: TransportOptions): Send {
     if (typeof ifMatch === 'string') headers['if-match'] = ifMatch;
     if (apiKey !== undefined) headers['x-api-key'] = apiKey;
     if (actor !== undefined) headers['x-directory-actor'] = actor;
+    if (summary !== undefined) headers['x-directory-summary'] = summary;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);

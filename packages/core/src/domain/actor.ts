@@ -11,19 +11,26 @@ export const ACTOR_MAX = 100;
  * and decoded here; a value that is not valid percent-encoding is kept as sent. More than 100
  * characters, or a character a plain name may not hold (plain-name.ts), is 400 — it is the client's mistake, reported rather than cut.
  */
+/**
+ * A header that carries text: trimmed, and percent-decoded (UTF-8) when it holds an escape; a
+ * value that is not valid percent-encoding is kept as sent.
+ */
+export function headerText(raw: string): string {
+  const value = raw.trim();
+  if (!/%[0-9a-fA-F]{2}/.test(value)) return value;
+  try {
+    return decodeURIComponent(value).trim();
+  } catch {
+    return value;
+  }
+}
+
 export function actorOf(ctx: Pick<Context, 'actor' | 'principal'>): string | null {
   const raw = Array.isArray(ctx.actor) ? ctx.actor.join(', ') : ctx.actor;
   // Without the header, the key's name: a named key's, or `bootstrap` as /api/keys/self calls the
   // bootstrap key (docs/keys-and-limits.md#named-keys-and-scopes)
   if (raw === undefined) return ctx.principal ? shownName(ctx.principal.name) : null;
-  let value = raw.trim();
-  if (/%[0-9a-fA-F]{2}/.test(value)) {
-    try {
-      value = decodeURIComponent(value).trim();
-    } catch {
-      // not percent-encoding: kept as sent
-    }
-  }
+  const value = headerText(raw);
   if (value === '') return null;
   if ([...value].length > ACTOR_MAX)
     throw new AppError('VALIDATION', [`header X-Directory-Actor: Must be at most ${ACTOR_MAX} characters`]);

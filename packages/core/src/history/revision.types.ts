@@ -36,6 +36,9 @@ export const RevisionSummary = z
           'A merge\'s revision of the project kept (via "merge", action "updated"): the slugs of the projects ' +
           'merged into it. Absent on every other revision',
       }),
+    summary: z.string().nullable().meta({
+      description: 'Why: the `X-Directory-Summary` header of the request that made it, else null',
+    }),
   })
   .meta({ id: 'RevisionSummary' });
 
@@ -60,6 +63,7 @@ export function toRevisionSummary(row: RevisionSummaryRow): z.infer<typeof Revis
     name: row.name,
     nameEn: row.name_en,
     ...(row.merged && { merged: row.merged }),
+    summary: row.summary,
   };
 }
 
@@ -76,4 +80,5 @@ export const EXAMPLE_REVISION = {
   slug: ex.QWEN_SLUG,
   name: ex.QWEN_INPUT.name,
   nameEn: ex.QWEN_INPUT.nameEn,
+  summary: 'Filled in from the project page',
 } as const;

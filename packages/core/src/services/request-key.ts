@@ -8,6 +8,11 @@ import type { Principal } from '../auth.ts';
  */
 export const requestKey = new AsyncLocalStorage<Principal>();
 
+/** The request's edit summary (X-Directory-Summary, checked by trpc.ts requireKey), if any. */
+export const requestSummary = new AsyncLocalStorage<string | null>();
+
+export const currentSummary = (): string | null => requestSummary.getStore() ?? null;
+
 /** `{id, name}` of the named key of the current request; null for the bootstrap key or none. */
 export function currentNamedKey(): { id: string; name: string } | null {
   const principal = requestKey.getStore();

@@ -10,7 +10,7 @@ import {
 import { projectBody } from '../domain/revision-body.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { type Project, toProject } from '../schemas/project.ts';
-import { currentNamedKey } from './request-key.ts';
+import { currentNamedKey, currentSummary } from './request-key.ts';
 
 /**
  * Every write path of a project calls this after its writes, in its transaction, while it holds
@@ -85,5 +85,6 @@ export function revisionOfBody(project: Project, action: RevisionAction, how: Re
     nameEn: project.nameEn,
     bodyHash: hash,
     body,
+    summary: currentSummary(),
   };
 }

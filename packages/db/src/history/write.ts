@@ -21,6 +21,8 @@ export interface NewRevision {
   body: string;
   /** A merge's revision of the project kept: the slugs merged into it (stored even if nothing changed). */
   merged?: string[] | undefined;
+  /** Why (the request's X-Directory-Summary), else null. */
+  summary: string | null;
 }
 
 /**
@@ -39,17 +41,18 @@ export async function insertRevisions(
   const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
   const { rows } = await sql<{ project_id: string; revision: number }>`
     insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id, key_name,
-      slug, name, name_en, body_hash, project, merged)
+      slug, name, name_en, body_hash, project, merged, summary)
     select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.key_id,
       u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json,
-      u.merged::jsonb
+      u.merged::jsonb, u.summary
     from unnest(
       ${col((r) => r.projectId)}::text[], ${col((r) => r.action)}::text[], ${col((r) => r.via)}::text[],
       ${col((r) => r.source)}::text[], ${col((r) => r.taskId)}::text[], ${col((r) => r.actor)}::text[],
       ${col((r) => r.keyId)}::text[], ${col((r) => r.keyName)}::text[], ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
       ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[],
-      ${col((r) => (r.merged ? JSON.stringify(r.merged) : null))}::text[]
-    ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body, merged)
+      ${col((r) => (r.merged ? JSON.stringify(r.merged) : null))}::text[], ${col((r) => r.summary)}::text[]
+    ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body, merged,
+      summary)
     left join lateral (
       select revision, body_hash from project_revisions where project_id = u.project_id order by revision desc limit 1
     ) l on true

@@ -73,16 +73,17 @@ export async function writeProjectBatch(
       ${linksAndTagsWrites(d)},
       revisions as (
         insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id,
-          key_name, slug, name, name_en, body_hash, project)
+          key_name, slug, name, name_en, body_hash, project, summary)
         select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor,
-          u.key_id, u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json
+          u.key_id, u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json, u.summary
         from unnest(
           ${rev((r) => r.projectId)}::text[], ${rev((r) => r.action)}::text[], ${rev((r) => r.via)}::text[],
           ${rev((r) => r.source)}::text[], ${rev((r) => r.taskId)}::text[], ${rev((r) => r.actor)}::text[],
           ${rev((r) => r.keyId)}::text[], ${rev((r) => r.keyName)}::text[],
           ${rev((r) => r.slug)}::text[], ${rev((r) => r.name)}::text[], ${rev((r) => r.nameEn)}::text[],
-          ${rev((r) => r.bodyHash)}::text[], ${rev((r) => r.body)}::text[]
-        ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body)
+          ${rev((r) => r.bodyHash)}::text[], ${rev((r) => r.body)}::text[], ${rev((r) => r.summary)}::text[]
+        ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body,
+          summary)
         left join lateral (
           select revision, body_hash from project_revisions where project_id = u.project_id
           order by revision desc limit 1

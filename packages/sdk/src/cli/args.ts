@@ -25,6 +25,7 @@ export const GLOBAL_OPTIONS = {
   'api-key': { type: 'string' },
   json: { type: 'boolean' },
   'no-retry': { type: 'boolean' },
+  summary: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies OptionSpec;
 
@@ -36,6 +37,7 @@ export const GLOBAL_HELP = `Global options:
   --json             machine-readable output on stdout
   --no-retry         fail at once on a 429, a 503 or a lost connection (by default the CLI waits and
                      tries again, up to 3 times, saying on stderr what it waits for)
+  --summary <text>   why: recorded as the summary of the revisions a write stores (up to 500 characters)
   -h, --help         this help
 Set DIRECTORY_ACTOR to a name (yours, or the program's) to have it recorded on the revisions your
 writes store; DIRECTORY_DEBUG=1 to add the stack trace to an error.`;

@@ -115,6 +115,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         baseUrl,
         apiKey,
         actor: io.env.DIRECTORY_ACTOR || undefined,
+        summary: stringOption(values, 'summary'),
         fetch,
         ...(values['no-retry'] === true && { retries: 0 }),
         // a pause the service asked for (429, 503) is never silent: what failed, how long, and how

@@ -57,6 +57,7 @@ Example:
       printJson(ctx, page);
       return EXIT_OK;
     }
+    const summaries = page.revisions.some((r) => r.summary !== null);
     const rows = page.revisions.map((r) => [
       String(r.revision),
       shortTime(r.at),
@@ -66,9 +67,21 @@ Example:
       r.source ?? '-',
       r.taskId ?? '-',
       r.merged ? `${r.name} (merged in: ${r.merged.join(', ')})` : r.name,
+      // why (X-Directory-Summary), a column only when a revision of the page has one
+      ...(summaries ? [r.summary ?? '-'] : []),
     ]);
-    for (const line of table(['REV', 'AT', 'ACTION', 'VIA', 'ACTOR', 'SOURCE', 'TASK', 'NAME'], rows))
-      ctx.print(line);
+    const head = [
+      'REV',
+      'AT',
+      'ACTION',
+      'VIA',
+      'ACTOR',
+      'SOURCE',
+      'TASK',
+      'NAME',
+      ...(summaries ? ['SUMMARY'] : []),
+    ];
+    for (const line of table(head, rows)) ctx.print(line);
     if (page.nextCursor) ctx.print(`(older: --cursor ${page.nextCursor})`);
     return EXIT_OK;
   },
