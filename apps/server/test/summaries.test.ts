@@ -34,7 +34,7 @@ describe.each(targets)('edit summaries on $name', (target) => {
       ['upsert', why],
     ]);
     const one = await s.call('GET', `/api/projects/${slug}/revisions/2`);
-    expect(one.json.revision.summary).toBe('typo fixed');
+    expect(one.json.data.summary).toBe('typo fixed');
   });
 
   it('400 for more than 500 characters or a hidden character, and nothing is written', async () => {
