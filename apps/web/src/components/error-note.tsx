@@ -13,7 +13,16 @@ const unavailableRoute = (error: ApiError) =>
  * language (by the kind of failure: its status), then the API's details as sent (English, the
  * contract), with links to the projects they name.
  */
-export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+export function ErrorNote({
+  error,
+  onRetry,
+  shown,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  /** Whether a detail is already said on its field (a form's): left out of the list. */
+  shown?: (detail: string) => boolean;
+}) {
   const { t } = useI18n();
   if (!(error instanceof ApiError))
     return (
@@ -35,12 +44,13 @@ export function ErrorNote({ error, onRetry }: { error: unknown; onRetry?: () => 
   const kind = error.status === 0 ? 'network' : String(error.status);
   const owners = [...new Set(takenLinks(error.details).map((l) => l.slug))];
   const target = mergedInto(error.details);
+  const details = shown ? error.details.filter((d) => !shown(d)) : error.details;
   return (
     <div className="notice error" role="alert" data-status={error.status}>
       <p>{t.errorKind[kind] ?? `${t.error} (${error.status})`}</p>
-      {error.details.length > 0 && (
+      {details.length > 0 && (
         <ul className="error-details" lang="en" aria-label={t.errorDetail}>
-          {error.details.slice(0, 5).map((d) => (
+          {details.slice(0, 5).map((d) => (
             <li key={d}>{d}</li>
           ))}
         </ul>

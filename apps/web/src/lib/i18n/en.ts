@@ -1,10 +1,12 @@
 import { curationEn } from './curation.en.ts';
+import { fieldErrorsEn } from './field-errors.en.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysEn } from './keys.en.ts';
 import { relatedEn } from './related.en.ts';
 
 export const en = {
   ...curationEn,
+  ...fieldErrorsEn,
   ...keysEn,
   ...relatedEn,
   appName: 'Project Directory',

@@ -1,11 +1,13 @@
 import { curationZh } from './curation.zh.ts';
 import type { Messages } from './en.ts';
+import { fieldErrorsZh } from './field-errors.zh.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysZh } from './keys.zh.ts';
 import { relatedZh } from './related.zh.ts';
 
 export const zh: Messages = {
   ...curationZh,
+  ...fieldErrorsZh,
   ...keysZh,
   ...relatedZh,
   appName: '项目目录',

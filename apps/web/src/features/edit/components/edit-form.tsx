@@ -22,18 +22,27 @@ const LIMIT: Record<TextField, number> = {
   contentEn: 10000,
 };
 
-/** Every field of a project in both languages, its status, tags and links; locked ones badged. */
+/**
+ * Every field of a project in both languages, its status, tags and links; locked ones badged. A
+ * field the API refused is marked and says why under it (`errors`: field path → message).
+ */
 export function EditForm({
   draft,
   onChange,
   locked,
+  errors = new Map(),
 }: {
   draft: Draft;
   onChange(next: Draft): void;
   locked: readonly string[];
+  errors?: ReadonlyMap<string, string>;
 }) {
   const { t } = useI18n();
   const id = useId();
+  /** The attributes that mark a refused field and point at its message. */
+  const mark = (path: string) =>
+    errors.has(path) ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-err-${path}` } : {};
+  const note = (path: string) => <FieldNote id={`${id}-err-${path}`} message={errors.get(path)} />;
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => onChange({ ...draft, [key]: value });
   return (
     <div className="edit-form">
@@ -48,6 +57,7 @@ export function EditForm({
                 maxLength: LIMIT[f],
                 required: f === 'name' || f === 'description',
                 onChange: (e: { target: { value: string } }) => set(f, e.target.value),
+                ...mark(f),
               };
               return (
                 <div key={f} className="field">
@@ -59,6 +69,7 @@ export function EditForm({
                   ) : (
                     <input type="text" {...props} />
                   )}
+                  {note(f)}
                 </div>
               );
             })}
@@ -73,10 +84,12 @@ export function EditForm({
           id={`${id}-status`}
           value={draft.status}
           onChange={(e) => set('status', e.target.value as Draft['status'])}
+          {...mark('status')}
         >
           <option value="ACTIVE">{t.ACTIVE}</option>
           <option value="ARCHIVED">{t.ARCHIVED}</option>
         </select>
+        {note('status')}
       </div>
       <ListEditor
         legend={t.tags}
@@ -93,6 +106,7 @@ export function EditForm({
               type="text"
               aria-label={`${t.tagName} ${i + 1}`}
               value={tag.name}
+              {...mark(`tags.${i}.name`)}
               required
               maxLength={200}
               onChange={(e) => setTag({ ...tag, name: e.target.value })}
@@ -101,12 +115,16 @@ export function EditForm({
               type="text"
               aria-label={`${t.tagNameEn} ${i + 1}`}
               value={tag.nameEn}
+              {...mark(`tags.${i}.nameEn`)}
               maxLength={200}
               onChange={(e) => setTag({ ...tag, nameEn: e.target.value })}
             />
+            {note(`tags.${i}.name`)}
+            {note(`tags.${i}.nameEn`)}
           </>
         )}
       />
+      {note('tags')}
       <ListEditor
         legend={t.links}
         locked={locked.includes('links')}
@@ -121,6 +139,7 @@ export function EditForm({
             <select
               aria-label={`${t.linkType} ${i + 1}`}
               value={link.type}
+              {...mark(`links.${i}.type`)}
               onChange={(e) => setLink({ ...link, type: e.target.value as typeof link.type })}
             >
               {LINK_TYPES.map((type) => (
@@ -133,6 +152,7 @@ export function EditForm({
               type="url"
               aria-label={`${t.linkUrl} ${i + 1}`}
               value={link.url}
+              {...mark(`links.${i}.url`)}
               required
               onChange={(e) => setLink({ ...link, url: e.target.value })}
             />
@@ -140,11 +160,26 @@ export function EditForm({
               type="text"
               aria-label={`${t.linkTitle} ${i + 1}`}
               value={link.title}
+              {...mark(`links.${i}.title`)}
               onChange={(e) => setLink({ ...link, title: e.target.value })}
             />
+            {note(`links.${i}.type`)}
+            {note(`links.${i}.url`)}
+            {note(`links.${i}.title`)}
           </>
         )}
       />
+      {note('links')}
     </div>
+  );
+}
+
+/** A field's message from the API, in the page's language; nothing when it has none. */
+function FieldNote({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="field-error">
+      {message}
+    </p>
   );
 }

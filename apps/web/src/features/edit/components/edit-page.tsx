@@ -4,6 +4,7 @@ import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { paths, projectHref } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { fieldMessages, pathOf } from '../../../lib/field-errors.ts';
 import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
 import { Link, navigate } from '../../../lib/router.tsx';
 import { type Draft, differing, draftOf, patchOf } from '../api/draft.ts';
@@ -107,6 +108,11 @@ function Editor(props: { project: Project; etag: string }) {
     save.mutate(undefined);
   };
   const [name] = localName(lang, props.project.name, props.project.nameEn);
+  // a refused field says why on itself, in the page's language
+  const fieldErrors =
+    save.error instanceof ApiError && save.error.status === 400
+      ? fieldMessages(t, save.error.details)
+      : new Map<string, string>();
   return (
     <article className="edit-page" aria-labelledby={`${id}-h`}>
       <p>
@@ -131,7 +137,12 @@ function Editor(props: { project: Project; etag: string }) {
         />
       )}
       <form onSubmit={submit}>
-        <EditForm draft={draft} onChange={setDraft} locked={props.project.lock?.fields ?? []} />
+        <EditForm
+          draft={draft}
+          onChange={setDraft}
+          locked={props.project.lock?.fields ?? []}
+          errors={fieldErrors}
+        />
         <p role="status" className="note">
           {note && (
             <>
@@ -156,7 +167,7 @@ function Editor(props: { project: Project; etag: string }) {
             }}
           />
         ) : (
-          save.isError && <ErrorNote error={save.error} />
+          save.isError && <ErrorNote error={save.error} shown={(d) => fieldErrors.has(pathOf(d) ?? '')} />
         )}
         <div className="form-actions">
           <button type="submit" disabled={save.isPending}>
