@@ -188,6 +188,27 @@ describe('edits, refusals and merges in the web console (Chromium)', () => {
     await page.context().close();
   });
 
+  it('a refused link url is marked on its field and said in Chinese, not in the English of the API', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    await upsert([project('f')]);
+    const page = await open(`/projects/${slug('f')}/edit`, { locale: 'zh-CN' });
+    await enterKey(page, s.key);
+    const url = page.getByLabel('网址 1', { exact: true });
+    // the browser takes ftp:// as a URL; the API does not
+    await url.fill('ftp://example.org/x');
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    await page.locator('[role="alert"]').waitFor(WAIT);
+    await page.waitForFunction(() => document.querySelector('[aria-invalid="true"]'), null, WAIT);
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+    const described = await url.getAttribute('aria-describedby');
+    const message = page.locator(`[id="${described}"]`);
+    expect(await message.innerText()).toBe('不是有效的网址：须以 http:// 或 https:// 开头。');
+    const body = await page.locator('main').innerText();
+    expect(body).not.toContain('Invalid URL');
+    await screenshot(page, 'edit-field-error-zh');
+    await page.context().close();
+  });
+
   it('sent no request off the origin, and no page threw', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     expect(watch.elsewhere(s.baseUrl)).toEqual([]);

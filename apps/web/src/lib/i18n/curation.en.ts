@@ -100,7 +100,7 @@ export const curationEn = {
   // errors, by kind (the API's details stay English, shown below)
   errorKind: {
     network: 'The server could not be reached. Check your connection, then try again.',
-    400: 'Some input was not accepted. Correct the fields named below, then save again.',
+    400: 'Some input was not accepted. Correct the fields as their messages say, then save again.',
     401: 'The API key was refused. Enter a valid key.',
     403: 'Your key may not do this. Use a key with the scope named below.',
     404: 'It no longer exists. Go back to the list and reload it.',
