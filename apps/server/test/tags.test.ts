@@ -141,9 +141,16 @@ describe.each(targets)('tag curation on $name', (target) => {
       `.execute(s.db.db);
       expect(rows[0]!.n).toBe(0);
       // the tag kept may take the merged tag's name; writes naming it still find the tag kept
-      const took = await s.call('PATCH', `/api/tags/${intoSlug}`, { body: { name: old.name, nameEn: old.nameEn } });
+      const took = await s.call('PATCH', `/api/tags/${intoSlug}`, {
+        body: { name: old.name, nameEn: old.nameEn },
+      });
       expect(took.status, took.text).toBe(200);
-      expect(took.json.tag).toMatchObject({ slug: intoSlug, name: old.name, nameEn: old.nameEn, aliases: [oldSlug] });
+      expect(took.json.tag).toMatchObject({
+        slug: intoSlug,
+        name: old.name,
+        nameEn: old.nameEn,
+        aliases: [oldSlug],
+      });
       const [named] = await upsert([project({ tags: [{ name: old.name }] })]);
       expect(await tagsOf(named!.slug)).toEqual([intoSlug]);
       // the same merge again changes nothing

@@ -62,7 +62,9 @@ describe('directory tags rename|merge', () => {
     expect(renamed.stdout).toBe('Renamed llm: 大语言模型 / LLM (llm)\n');
     const listed = await cli(['tags', 'llm']);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^SLUG +NAME +NAME \(EN\) +PROJECTS +ALIASES\nllm +大语言模型 +LLM +3 +llm-2\n/);
+    expect(listed.stdout).toMatch(
+      /^SLUG +NAME +NAME \(EN\) +PROJECTS +ALIASES\nllm +大语言模型 +LLM +3 +llm-2\n/,
+    );
     // the plain `tags` command still takes a query
     expect((await cli(['tags'])).stdout).toContain('open-source');
     // refusals: exit 1 with the service's reason
