@@ -1,6 +1,12 @@
+import type { Principal } from '../auth.ts';
 import { AppError } from '../errors.ts';
-import type { Context } from '../trpc.ts';
 import { isPlainName, PLAIN_NAME_RULE, shownName } from './plain-name.ts';
+
+/** What actorOf reads of a request's context (trpc.ts): the header as sent and the key's principal. */
+interface ActorSource {
+  actor?: string | string[] | undefined;
+  principal?: Principal | undefined;
+}
 
 export const ACTOR_MAX = 100;
 
@@ -25,7 +31,7 @@ export function headerText(raw: string): string {
   }
 }
 
-export function actorOf(ctx: Pick<Context, 'actor' | 'principal'>): string | null {
+export function actorOf(ctx: ActorSource): string | null {
   const raw = Array.isArray(ctx.actor) ? ctx.actor.join(', ') : ctx.actor;
   // Without the header, the key's name: a named key's, or `bootstrap` as /api/keys/self calls the
   // bootstrap key (docs/keys-and-limits.md#named-keys-and-scopes)

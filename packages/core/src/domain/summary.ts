@@ -1,7 +1,11 @@
 import { AppError } from '../errors.ts';
-import type { Context } from '../trpc.ts';
 import { headerText } from './actor.ts';
 import { isPlainName, PLAIN_NAME_RULE } from './plain-name.ts';
+
+/** The request's X-Directory-Summary header as sent (trpc.ts's context carries it). */
+interface SummaryHeader {
+  summary?: string | string[] | undefined;
+}
 
 export const SUMMARY_MAX = 500;
 
@@ -11,7 +15,7 @@ export const SUMMARY_MAX = 500;
  * percent-encoded UTF-8 decoded; absent or blank is null) and held to the same character rule
  * (plain-name.ts); more than 500 characters is 400.
  */
-export function summaryOf(ctx: Pick<Context, 'summary'>): string | null {
+export function summaryOf(ctx: SummaryHeader): string | null {
   if (ctx.summary === undefined) return null;
   const value = headerText(Array.isArray(ctx.summary) ? ctx.summary.join(', ') : ctx.summary);
   if (value === '') return null;
