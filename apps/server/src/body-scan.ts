@@ -10,12 +10,14 @@ export const MAX_OBJECT_MEMBERS = 1_000;
 /** `apiKey` was sent with a value that is not a string (a wrong key, never "no key"). */
 export const NOT_A_STRING = Symbol('apiKey is not a string');
 
+export type ApiKeyFound = string | typeof NOT_A_STRING | undefined;
+
 export type BodyScan =
   | { kind: 'too-deep' }
   | {
       kind: 'scanned';
       /** The body's top-level `apiKey` (the last one, as JSON.parse keeps it); undefined: none. */
-      apiKey: string | typeof NOT_A_STRING | undefined;
+      apiKey: ApiKeyFound;
       /** The first array or object that holds more than it may: `<path>: <message>`. */
       tooLong: string | undefined;
     };
@@ -33,180 +35,283 @@ interface Frame {
 }
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** What a string being read is for. */
+type Capture = 'name' | 'key' | undefined;
 
 /**
- * The index of the quote that ends the string starting at `start` (text.length when none), and
- * whether it has escapes. `slashes` keeps where the next backslash is, so that a text of many
- * strings is still one pass.
- */
-function stringEnd(
-  text: string,
-  start: number,
-  slashes: { next: number },
-): { end: number; escaped: boolean } {
-  let i = start;
-  let escaped = false;
-  for (;;) {
-    const quote = text.indexOf('"', i + 1);
-    if (quote === -1) return { end: text.length, escaped };
-    if (slashes.next !== -1 && slashes.next <= i) slashes.next = text.indexOf('\\', i + 1);
-    if (slashes.next !== -1 && slashes.next < quote) {
-      escaped = true;
-      i = slashes.next + 1;
-      continue;
-    }
-    return { end: quote, escaped };
-  }
-}
-
-/** A string token's value (JSON-decoded only when it has escapes; '' when it cannot be). */
-function stringValue(text: string, start: number, end: number, escaped: boolean): string {
-  if (!escaped) return text.slice(start + 1, end);
-  try {
-    return JSON.parse(text.slice(start, end + 1)) as string;
-  } catch {
-    return '';
-  }
-}
-
-/**
- * The rest of a scan once nothing but the top-level `apiKey` matters (an array was already too
- * long): depth and strings only, from `i` at `depth`.
- */
-function keyFrom(
-  text: string,
-  i: number,
-  depth: number,
-  found: string | typeof NOT_A_STRING | undefined,
-  slashes: { next: number },
-): string | typeof NOT_A_STRING | undefined {
-  let apiKey = found;
-  // at depth 1: the name just read, and whether a value (not a name) comes next
-  let name: string | undefined;
-  let value = false;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const { end, escaped } = stringEnd(text, i, slashes);
-      if (depth === 1) {
-        if (!value) name = stringValue(text, i, end, escaped);
-        else if (name === 'apiKey') apiKey = stringValue(text, i, end, escaped);
-      }
-      i = end;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (depth === 1 && value && name === 'apiKey') apiKey = NOT_A_STRING;
-      depth++;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-    else if (depth === 1) {
-      if (c === 0x3a) value = true;
-      else if (c === 0x2c) value = false;
-      else if (value && name === 'apiKey' && !isSpace(c)) apiKey = NOT_A_STRING;
-    }
-  }
-  return apiKey;
-}
-
-const pathOf = (stack: Frame[], depth: number) =>
-  stack
-    .slice(1, depth)
-    .map((f) => String(f.at))
-    .join('.') || 'body';
-
-/**
- * One pass over a JSON text, before (and often instead of) parsing it: the nesting depth (more
- * than `maxDepth`: too deep, and the pass stops), the top-level `apiKey`, and every array's
- * length against what `shape` lets it hold (an object's members against MAX_OBJECT_MEMBERS).
- * Nothing is built but the key: a body of a million items costs this pass and no more, so that a
- * request whose key is missing or wrong is refused for the price of reading it. Text that is not
+ * One pass over a JSON body's bytes as they arrive, chunk by chunk, before (and often instead of)
+ * parsing it: the nesting depth (more than `maxDepth`: too deep, and the pass stops), the
+ * top-level `apiKey`, and every array's length against what `shape` lets it hold (an object's
+ * members against MAX_OBJECT_MEMBERS). Nothing is built but the key and the member names, and no
+ * chunk is kept: a body of a million items costs this pass over its chunks and no more, so a
+ * request whose key is missing or wrong is refused for the price of reading it
+ * (docs/keys-and-limits.md#bodies).
+ *
+ * Bytes, never a decoded string: every character JSON's structure is made of is ASCII, and no
+ * byte of a multi-byte UTF-8 character is below 0x80, so a quote or bracket byte is always that
+ * character (and a leading byte order mark is bytes outside any value, skipped). Text that is not
  * JSON may pass; JSON.parse refuses it later.
  */
-export function scanBody(
-  text: string,
-  shape: InputShape | undefined,
-  options: { needKey: boolean; maxDepth?: number },
-): BodyScan {
-  const maxDepth = options.maxDepth ?? MAX_BODY_DEPTH;
-  const needKey = options.needKey;
-  const slashes = { next: 0 };
+export class BodyScanner {
+  /** No byte but whitespace (or a leading byte order mark) so far: no body. */
+  blank = true;
+  private readonly maxDepth: number;
   // frames are made once per depth and reused: a million items cost no allocation
-  const stack: Frame[] = [];
-  let depth = 0;
-  let apiKey: string | typeof NOT_A_STRING | undefined;
-  let tooLong: string | undefined;
-  let top: Frame | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isSpace(c)) continue;
+  private readonly stack: Frame[] = [];
+  private depth = 0;
+  private top: Frame | undefined;
+  private apiKey: ApiKeyFound;
+  private tooLong: string | undefined;
+  /** 'key': an array was too long, and only the top-level key still matters (depth and strings). */
+  private mode: 'all' | 'key' | 'done' | 'too-deep' = 'all';
+  private offset = 0;
+  // the string being read, across chunks
+  private inString = false;
+  private escapeNext = false;
+  private escaped = false;
+  private capture: Capture;
+  private pieces: Buffer[] = [];
+  // mode 'key' at depth 1: the member name just read, and whether its value comes next
+  private name: string | undefined;
+  private value = false;
+
+  constructor(
+    private readonly shape: InputShape | undefined,
+    private readonly options: { needKey: boolean; maxDepth?: number },
+  ) {
+    this.maxDepth = options.maxDepth ?? MAX_BODY_DEPTH;
+  }
+
+  /** Whether the rest of the body can still change the answer (if not, it need not be fed). */
+  get scanning(): boolean {
+    return this.mode === 'all' || this.mode === 'key';
+  }
+
+  /** Whether the body may still be parsed (no array too long, not too deep): keep its bytes. */
+  get acceptable(): boolean {
+    return this.mode === 'all';
+  }
+
+  feed(chunk: Buffer): this {
+    let i = 0;
+    if (this.blank) {
+      for (; i < chunk.length; i++) {
+        const c = chunk[i]!;
+        const at = this.offset + i;
+        if (!(isSpace(c) || (at < 3 && c === BOM[at]))) break;
+      }
+      if (i < chunk.length) this.blank = false;
+    }
+    const start = i;
+    if (this.scanning) this.scan(chunk, start);
+    this.offset += chunk.length;
+    return this;
+  }
+
+  end(): BodyScan {
+    if (this.mode === 'too-deep') return { kind: 'too-deep' };
+    return { kind: 'scanned', apiKey: this.apiKey, tooLong: this.tooLong };
+  }
+
+  private scan(chunk: Buffer, from: number) {
+    // where the next backslash of this chunk is, so that a chunk of many strings is one pass
+    let slash = chunk.indexOf(BACKSLASH, from);
+    for (let i = from; i < chunk.length && this.scanning; i++) {
+      if (this.inString) {
+        // the rest of the string in this chunk: up to its closing quote, escaped bytes skipped
+        const keepFrom = i;
+        let searchFrom = i;
+        if (this.escapeNext) {
+          this.escapeNext = false;
+          searchFrom = i + 1;
+        }
+        for (;;) {
+          const quote = chunk.indexOf(QUOTE, searchFrom);
+          if (slash !== -1 && slash < searchFrom) slash = chunk.indexOf(BACKSLASH, searchFrom);
+          const stop = quote === -1 ? chunk.length : quote;
+          if (slash !== -1 && slash < stop) {
+            this.escaped = true;
+            if (slash + 1 < chunk.length) {
+              searchFrom = slash + 2;
+              continue;
+            }
+            // the escaped byte is in the next chunk
+            this.escapeNext = true;
+          }
+          this.keep(chunk, keepFrom, this.escapeNext ? chunk.length : stop);
+          i = this.escapeNext ? chunk.length : stop;
+          if (quote !== -1 && !this.escapeNext) this.closeString();
+          break;
+        }
+        continue;
+      }
+      if (this.mode === 'key') i = this.keyBytes(chunk, i);
+      else this.token(chunk[i]!);
+    }
+  }
+
+  /**
+   * Bytes outside strings once only the top-level key matters, from `from` up to the next string
+   * (whose opening quote it handles) or the chunk's end: the index of the last byte read. One tight
+   * loop, as a body refused for its length is mostly read here.
+   */
+  private keyBytes(chunk: Buffer, from: number): number {
+    let depth = this.depth;
+    let i = from;
+    for (; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (c === 0x7b || c === 0x5b) {
+        if (depth === 1 && this.value && this.name === 'apiKey') this.apiKey = NOT_A_STRING;
+        depth++;
+      } else if (c === 0x7d || c === 0x5d) depth--;
+      else if (c === QUOTE) {
+        this.depth = depth;
+        this.keyToken(c);
+        return i;
+      } else if (depth === 1) {
+        if (c === 0x3a) this.value = true;
+        else if (c === 0x2c) this.value = false;
+        else if (this.value && this.name === 'apiKey' && !isSpace(c)) this.apiKey = NOT_A_STRING;
+      }
+    }
+    this.depth = depth;
+    return i;
+  }
+
+  /** One byte outside a string. */
+  private token(c: number) {
+    if (this.mode === 'key') return this.keyToken(c);
+    if (isSpace(c)) return;
+    const top = this.top;
     if (top?.expectStart && c !== 0x5d && c !== 0x7d && c !== 0x2c && c !== 0x3a) {
       top.expectStart = false;
       top.count++;
-      if (tooLong === undefined) {
-        const max = top.array
-          ? Math.min(top.shape?.maxItems ?? MAX_ARRAY_ITEMS, MAX_ARRAY_ITEMS)
-          : MAX_OBJECT_MEMBERS;
-        if (top.count > max) {
-          tooLong = top.array
-            ? `${pathOf(stack, depth)}: Too big: expected array to have <=${max} items`
-            : `${pathOf(stack, depth)}: Must have at most ${max} members`;
-          // the rest matters only for the body's key, when no header sent one
-          if (!needKey) return { kind: 'scanned', apiKey, tooLong };
-          // no `"apiKey"` and no \u escape (the only way to spell it otherwise) in the rest: none there
-          const none = text.indexOf('"apiKey"', i) === -1 && text.indexOf('\\u', i) === -1;
-          const rest = stack[0]?.array || none ? apiKey : keyFrom(text, i, depth, apiKey, slashes);
-          return { kind: 'scanned', apiKey: rest, tooLong };
-        }
+      const max = top.array
+        ? Math.min(top.shape?.maxItems ?? MAX_ARRAY_ITEMS, MAX_ARRAY_ITEMS)
+        : MAX_OBJECT_MEMBERS;
+      if (top.count > max) {
+        const path =
+          this.stack
+            .slice(1, this.depth)
+            .map((f) => String(f.at))
+            .join('.') || 'body';
+        this.tooLong = top.array
+          ? `${path}: Too big: expected array to have <=${max} items`
+          : `${path}: Must have at most ${max} members`;
+        // the rest matters only for the body's key, when no header sent one (and a body that is
+        // an array has none)
+        this.mode = this.options.needKey && !this.stack[0]?.array ? 'key' : 'done';
+        this.name = undefined;
+        this.value = false;
+        return this.mode === 'key' ? this.keyToken(c) : undefined;
       }
     }
-    if (c === 0x22) {
-      // a string: find its end; a member's name is kept (decoded only when it has escapes)
-      const start = i;
-      const { end, escaped } = stringEnd(text, i, slashes);
-      i = end;
-      if (!top) continue;
-      const isName = !top.array && top.key === undefined;
-      if (isName || (depth === 1 && top.key === 'apiKey')) {
-        const value = stringValue(text, start, end, escaped);
-        if (isName) top.key = value;
-        else apiKey = value;
-      }
-      continue;
+    if (c === QUOTE) {
+      const isName = top !== undefined && !top.array && top.key === undefined;
+      const isKey = !isName && this.depth === 1 && top?.key === 'apiKey';
+      return this.openString(isName ? 'name' : isKey ? 'key' : undefined);
     }
     if (c === 0x5b || c === 0x7b) {
-      if (depth >= maxDepth) return { kind: 'too-deep' };
-      const parent = top;
-      if (parent && depth === 1 && parent.key === 'apiKey') apiKey = NOT_A_STRING;
-      let frame = stack[depth];
+      if (this.depth >= this.maxDepth) {
+        this.mode = 'too-deep';
+        return;
+      }
+      if (top && this.depth === 1 && top.key === 'apiKey') this.apiKey = NOT_A_STRING;
+      let frame = this.stack[this.depth];
       if (!frame) {
         frame = { array: false, shape: undefined, at: '', count: 0, expectStart: true, key: undefined };
-        stack.push(frame);
+        this.stack.push(frame);
       }
       frame.array = c === 0x5b;
-      frame.shape = !parent
-        ? shape
-        : parent.array
-          ? parent.shape?.items
-          : (parent.shape?.properties?.[parent.key ?? ''] ?? parent.shape?.additional);
-      frame.at = !parent ? '' : parent.array ? parent.count - 1 : (parent.key ?? '');
+      frame.shape = !top
+        ? this.shape
+        : top.array
+          ? top.shape?.items
+          : (top.shape?.properties?.[top.key ?? ''] ?? top.shape?.additional);
+      frame.at = !top ? '' : top.array ? top.count - 1 : (top.key ?? '');
       frame.count = 0;
       frame.expectStart = true;
       frame.key = undefined;
-      depth++;
-      top = frame;
-      continue;
+      this.depth++;
+      this.top = frame;
+      return;
     }
     if (c === 0x5d || c === 0x7d) {
-      if (depth > 0) depth--;
-      top = depth > 0 ? stack[depth - 1] : undefined;
-      continue;
+      if (this.depth > 0) this.depth--;
+      this.top = this.depth > 0 ? this.stack[this.depth - 1] : undefined;
+      return;
     }
-    if (!top) continue;
+    if (!top) return;
     if (c === 0x2c) {
       top.expectStart = true;
       if (!top.array) top.key = undefined;
-    } else if (c !== 0x3a && depth === 1 && top.key === 'apiKey') {
+    } else if (c !== 0x3a && this.depth === 1 && top.key === 'apiKey') {
       // a number, true, false or null: a key that is not a string
-      apiKey = NOT_A_STRING;
+      this.apiKey = NOT_A_STRING;
     }
   }
-  return { kind: 'scanned', apiKey, tooLong };
+
+  /** One byte outside a string, once only the top-level key matters. */
+  private keyToken(c: number) {
+    if (c === QUOTE) {
+      const capture =
+        this.depth !== 1 ? undefined : !this.value ? 'name' : this.name === 'apiKey' ? 'key' : undefined;
+      return this.openString(capture);
+    }
+    if (c === 0x5b || c === 0x7b) {
+      if (this.depth === 1 && this.value && this.name === 'apiKey') this.apiKey = NOT_A_STRING;
+      this.depth++;
+    } else if (c === 0x5d || c === 0x7d) this.depth--;
+    else if (this.depth === 1) {
+      if (c === 0x3a) this.value = true;
+      else if (c === 0x2c) this.value = false;
+      else if (this.value && this.name === 'apiKey' && !isSpace(c)) this.apiKey = NOT_A_STRING;
+    }
+  }
+
+  private openString(capture: Capture) {
+    this.inString = true;
+    this.escaped = false;
+    this.capture = capture;
+    this.pieces = [];
+  }
+
+  private keep(chunk: Buffer, from: number, to: number) {
+    if (this.capture !== undefined && to > from) this.pieces.push(Buffer.from(chunk.subarray(from, to)));
+  }
+
+  /** The string's value (JSON-decoded only when it has escapes; '' when it cannot be). */
+  private closeString() {
+    this.inString = false;
+    if (this.capture === undefined) return;
+    const raw = Buffer.concat(this.pieces).toString('utf8');
+    this.pieces = [];
+    let value = raw;
+    if (this.escaped) {
+      try {
+        value = JSON.parse(`"${raw}"`) as string;
+      } catch {
+        value = '';
+      }
+    }
+    if (this.mode === 'key') {
+      if (this.capture === 'name') this.name = value;
+      else this.apiKey = value;
+    } else if (this.capture === 'name') {
+      if (this.top) this.top.key = value;
+    } else this.apiKey = value;
+  }
+}
+
+/** A whole body scanned at once (see BodyScanner). */
+export function scanBody(
+  bytes: Buffer,
+  shape: InputShape | undefined,
+  options: { needKey: boolean; maxDepth?: number },
+): BodyScan {
+  return new BodyScanner(shape, options).feed(bytes).end();
 }

@@ -91,7 +91,7 @@ export async function readCheckedBody(
     if (principal && options.headerKey !== undefined)
       principal = await stillValid(options.keys, options.headerKey);
     else if (options.scope) {
-      const found = body.kind === 'text' ? body.scan.apiKey : undefined;
+      const found = body.kind === 'bytes' || body.kind === 'refused' ? body.scan.apiKey : undefined;
       principal = await authenticate(
         { header: options.headerKey, body: found === NOT_A_STRING ? 0 : found },
         options.keys,
@@ -108,8 +108,9 @@ export async function readCheckedBody(
       value: undefined,
       bodyError: `Must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
     };
-  if (body.scan.tooLong !== undefined) return new AppError('VALIDATION', [body.scan.tooLong]);
-  const parsed = await parseBody(body.text);
+  if (body.kind === 'refused' || body.scan.tooLong !== undefined)
+    return new AppError('VALIDATION', [body.scan.tooLong ?? 'body: Cannot be read']);
+  const parsed = await parseBody(body.bytes);
   // a body that is not JSON supplies no key: 401 if it was the only key (401 before 400)
   if (!parsed && needKey) return unauthorized();
   if (!parsed) return { principal, value: undefined, bodyError: 'Malformed JSON' };

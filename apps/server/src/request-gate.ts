@@ -15,7 +15,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { MAX_BODY_DEPTH, scanBody } from './body-scan.ts';
 import { stillValid } from './checked-body.ts';
 import { type Outcome, type Policy, type RateLimits, rateLimitHeaders } from './rate-limit.ts';
-import { readBodyText } from './read-body.ts';
+import { bodyText, readBodyBytes } from './read-body.ts';
 import { repeatedParameters } from './repeated-params.ts';
 import { sendError } from './rest-adapter.ts';
 
@@ -196,8 +196,8 @@ export function trpcGate(options: {
         for (const scope of scopes) requireScope(principal, scope);
       }
       if (req.method === 'POST') {
-        const text = await readBodyText(req, options.bodyLimitBytes);
-        if (text === undefined)
+        const bytes = await readBodyBytes(req, options.bodyLimitBytes);
+        if (bytes === undefined)
           throw new AppError('PAYLOAD_TOO_LARGE', [`body: Must be at most ${options.bodyLimitBytes} bytes`]);
         const sent = headerKey(req.headers['x-api-key'], req.headers.authorization);
         if (principal && sent !== undefined) await stillValid(options.keys, sent);
@@ -209,13 +209,14 @@ export function trpcGate(options: {
               ),
             }
           : shapeOf(calls[0] ?? '');
-        const scan = scanBody(text, shape, { needKey: false });
+        const scan = scanBody(bytes, shape, { needKey: false });
         if (scan.kind === 'too-deep')
           throw new AppError('VALIDATION', [
             `body: Must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
           ]);
         if (scan.tooLong !== undefined) throw new AppError('VALIDATION', [scan.tooLong]);
         // tRPC takes a string body as the body's text (and parses it once)
+        const text = bodyText(bytes);
         (req as { body?: unknown }).body = text === '' ? undefined : text;
       }
       next();
