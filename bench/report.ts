@@ -188,11 +188,16 @@ function targets(report: Report): Target[] {
       })
       .filter((x) => x !== undefined)
       .join(', ');
+  // the read path's targets divide by GET by slug over the warm working set of 5,000 slugs
+  // (slug-unkeyed), so that they measure the request path and not PostgreSQL; when that was not
+  // measured, by the cold GET by slug, and the target's name says which
+  const warm = main.measurements.some((m) => m.key === 'slug-unkeyed');
   const ratioToSlug = (size: SizeResult, key: string) => {
     const m = measured(size, key);
-    const slug = slugOf(size);
+    const slug = warm ? measured(size, 'slug-unkeyed') : slugOf(size);
     return m && slug ? m.reqPerSec / slug.reqPerSec : undefined;
   };
+  const bySlug = warm ? 'GET by slug (warm 5,000 slugs)' : 'GET by slug (random slugs)';
 
   const ratioTargets: [string, string, number][] = [
     ['search-zh', 'search by a common Chinese word (varied)', 0.5],
@@ -207,7 +212,7 @@ function targets(report: Report): Target[] {
   for (const [key, what, min] of ratioTargets) {
     const ratio = ratioToSlug(main, key);
     list.push({
-      name: `${what} ≥ ${min} × GET by slug`,
+      name: `${what} ≥ ${min} × ${bySlug}`,
       met: ratio === undefined ? undefined : ratio >= min,
       detail: each((size) => {
         const r = ratioToSlug(size, key);
@@ -239,6 +244,15 @@ function targets(report: Report): Target[] {
   });
 
   const searches = main.measurements.filter((m) => m.key.startsWith('search-') && m.label.includes('q='));
+  const at16 = searches.filter((m) => m.connections === 16);
+  list.push({
+    name: 'p99 of every search ≤ 25 ms at 16 connections',
+    met: at16.length === 0 ? undefined : at16.every((m) => m.p99 <= 25),
+    detail:
+      at16.length === 0
+        ? 'run with --connections 16'
+        : `worst ${fmtMs(Math.max(...at16.map((m) => m.p99)))} ms`,
+  });
   const slow = searches.filter((m) => m.p99 > 50 || m.connections < 64);
   list.push({
     name: 'p99 of every search ≤ 50 ms at 64 connections',
