@@ -253,6 +253,28 @@ describe('curation in the web console (Chromium)', () => {
     await page.context().close();
   });
 
+  it('History marks a revision whose upsert may be wrong, in both languages (docs/curation.md#updates-that-may-be-wrong)', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const w = project('warned');
+    await upsert([w]);
+    // the same slug, another repository: updated, with a warning
+    const other = { ...w, links: [{ type: 'CODEHOST', url: `https://gitlab.com/curation-${stamp}/other` }] };
+    const reply = await upsert([other]);
+    expect(reply.json.results[0].warnings, reply.text).toHaveLength(1);
+    for (const [locale, badge] of [
+      ['zh-CN', '可能有误'],
+      ['en-US', 'May be wrong'],
+    ] as const) {
+      const page = await open(`/projects/${slug('warned')}?tab=history`, { locale });
+      const rows = page.locator('table.timeline tbody tr');
+      await rows.nth(1).waitFor(WAIT);
+      expect(await rows.nth(0).locator('.revision-warning .badge').innerText()).toBe(badge);
+      expect(await rows.nth(1).locator('.revision-warning').count()).toBe(0);
+      await expectAccessible(page, `history warning ${locale}`);
+      await page.context().close();
+    }
+  });
+
   it('sent no request off the origin, and no page threw', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     expect(watch.elsewhere(new URL(s.baseUrl).origin)).toEqual([]);

@@ -220,6 +220,11 @@ export interface ProjectRevisionsTable {
   merged: string[] | null;
   /** The request's X-Directory-Summary (migration 2026_11_28_001110_revision_summaries). */
   summary: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * What may be wrong with the write that made it (migration 2026_11_28_001120_revision_warnings):
+   * an upsert or complete matched by slug only whose links differ; null when none.
+   */
+  warnings: ColumnType<string[] | null, string | null | undefined, string | null>;
 }
 
 /** Named keys (migration 2026_11_26_000960_api_keys): the SHA-256 of each key, never the key. */

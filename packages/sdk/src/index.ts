@@ -15,7 +15,13 @@ export type {
   WorkerTotals,
 } from './helpers/run-worker.ts';
 export type { TakeOptions } from './helpers/take.ts';
-export type { UpsertAllOptions, UpsertError, UpsertProgress, UpsertTotals } from './helpers/upsert-all.ts';
+export type {
+  UpsertAllOptions,
+  UpsertError,
+  UpsertProgress,
+  UpsertTotals,
+  UpsertWarning,
+} from './helpers/upsert-all.ts';
 export {
   createDirectoryTrpcClient,
   type DirectoryTrpcClient,

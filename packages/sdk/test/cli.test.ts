@@ -207,6 +207,28 @@ describe('directory import', () => {
       stdout: `updated  ${slugOf(items[0]!)}\nupdated  ${slugOf(items[1]!)}\n2 projects processed: 0 created, 2 updated, 0 failed\n`,
     });
   });
+
+  it('shows the warning of an update found by slug only whose links differ (docs/curation.md#updates-that-may-be-wrong)', async () => {
+    const p = project();
+    const other = { ...p, links: [{ type: 'CODEHOST', url: `https://github.com/${slugOf(p)}/elsewhere` }] };
+    const r = await cli(['import', '-'], { input: ndjson([p, other]) });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      `created  ${slugOf(p)}`,
+      `updated  ${slugOf(p)}  (warning: matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's)`,
+      '2 projects processed: 1 created, 1 updated, 0 failed',
+      '',
+    ]);
+    const json = await cli(['import', '-', '--json'], { input: ndjson([{ ...p, description: 'Back again.' }]) });
+    expect(JSON.parse(json.stdout).results).toEqual([
+      {
+        index: 0,
+        action: 'updated',
+        slug: slugOf(p),
+        warnings: ["matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's"],
+      },
+    ]);
+  });
 });
 
 describe('directory tasks and check', () => {

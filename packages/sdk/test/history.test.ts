@@ -140,6 +140,24 @@ describe('history in the SDK and the CLI', () => {
     expect(diff.stdout).toContain('  + Changed once more.');
   });
 
+  it('CLI: history has a WARNING column when a revision of the page carries warnings (docs/curation.md#updates-that-may-be-wrong)', async () => {
+    const client = createDirectoryClient({ baseUrl: server.baseUrl, apiKey: server.key });
+    const raw = project();
+    const p = raw as ProjectInput;
+    await client.projects.upsert({ projects: [p] });
+    expect((await cli(['history', slugOf(raw)])).stdout.split('\n')[0]).not.toContain('WARNING');
+    const elsewhere = { ...p, links: [{ type: 'CODEHOST' as const, url: `https://github.com/${slugOf(raw)}/other` }] };
+    const reply = await client.projects.upsert({ projects: [elsewhere] });
+    const warning = "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's";
+    expect(reply.results[0]!.warnings).toEqual([warning]);
+    const page = await client.projects.revisions({ slug: slugOf(raw) });
+    expect(page.revisions.map((r) => r.warnings)).toEqual([[warning], undefined]);
+    const lines = (await cli(['history', slugOf(raw)])).stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/\sNAME\s+WARNING$/);
+    expect(lines[1]).toMatch(new RegExp(`^2\\s.*upsert\\s.*${warning.replace(/[/;']/g, '.')}$`));
+    expect(lines[2]).toMatch(/^1\s.*\s-$/);
+  });
+
   it('CLI: an answer it cannot read is a clean error, not a crash', async () => {
     const reply =
       (body: unknown, status = 200) =>

@@ -64,6 +64,7 @@ describe.each(targets)('projects.upsertAll on $name', (target) => {
       failed: 2,
       errors: progress[2]!.errors,
       written: expect.any(Array),
+      warnings: [],
     });
     // every stored item, with its slug, in input order
     expect(totals.written.map((w) => w.index)).toEqual(
@@ -111,10 +112,38 @@ describe.each(targets)('projects.upsertAll on $name', (target) => {
     await expect(client.projects.upsertAll([], { batchSize: 101 })).rejects.toThrow(RangeError);
   });
 
+  it('reports the warnings of updates found by slug only whose links differ (docs/curation.md#updates-that-may-be-wrong)', async () => {
+    const warning = "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's";
+    const a = project() as ProjectInput;
+    const b = project() as ProjectInput;
+    const elsewhere = { ...a, links: [{ type: 'CODEHOST' as const, url: `https://github.com/${slugOf(a)}/other` }] };
+    const progress: UpsertProgress[] = [];
+    const totals = await client.projects.upsertAll([a, b, elsewhere, { ...b, description: 'b by its url again.' }], {
+      batchSize: 2,
+      onBatch: (p) => void progress.push(p),
+    });
+    expect(totals.written.map((w) => [w.index, w.action, w.warnings])).toEqual([
+      [0, 'created', undefined],
+      [1, 'created', undefined],
+      [2, 'updated', [warning]],
+      [3, 'updated', undefined],
+    ]);
+    expect(totals.warnings).toEqual([{ index: 2, id: totals.written[0]!.id, slug: slugOf(a), warnings: [warning] }]);
+    expect(progress.map((p) => p.warnings.length)).toEqual([0, 1]);
+  });
+
   it('sends nothing for an empty input', async () => {
     let batches = 0;
     const totals = await client.projects.upsertAll([], { onBatch: () => void batches++ });
-    expect(totals).toEqual({ processed: 0, created: 0, updated: 0, failed: 0, errors: [], written: [] });
+    expect(totals).toEqual({
+      processed: 0,
+      created: 0,
+      updated: 0,
+      failed: 0,
+      errors: [],
+      written: [],
+      warnings: [],
+    });
     expect(batches).toBe(0);
   });
 });

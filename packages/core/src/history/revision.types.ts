@@ -39,6 +39,14 @@ export const RevisionSummary = z
     summary: z.string().nullable().meta({
       description: 'Why: the `X-Directory-Summary` header of the request that made it, else null',
     }),
+    warnings: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          'The warnings of the upsert or complete that made it (as its answer gave them: found by slug only while its ' +
+          "CODEHOST/WEBSITE links differed from the stored project's). Absent on every other revision",
+      }),
   })
   .meta({ id: 'RevisionSummary' });
 
@@ -64,6 +72,7 @@ export function toRevisionSummary(row: RevisionSummaryRow): z.infer<typeof Revis
     nameEn: row.name_en,
     ...(row.merged && { merged: row.merged }),
     summary: row.summary,
+    ...(row.warnings && { warnings: row.warnings }),
   };
 }
 

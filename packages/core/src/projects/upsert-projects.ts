@@ -29,7 +29,14 @@ export const upsertProjects = keyedProcedure
     const results = input.projects.map((_, index) => {
       const done = byIndex.get(index);
       return done
-        ? { index, action: done.action, id: done.id, slug: done.slug, ...(done.kept && { kept: done.kept }) }
+        ? {
+            index,
+            action: done.action,
+            id: done.id,
+            slug: done.slug,
+            ...(done.kept && { kept: done.kept }),
+            ...(done.warnings && { warnings: done.warnings }),
+          }
         : { index, action: 'failed' as const, id: null, slug: null };
     });
     const actions = results.map((r) => r.action);

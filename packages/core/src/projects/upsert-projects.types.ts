@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { count } from '../schemas/common.ts';
-import { LockField, ProjectInput } from '../schemas/project.ts';
+import { LockField, ProjectInput, UpsertWarnings } from '../schemas/project.ts';
 
 export const upsertProjectsMeta: Meta = {
   scope: 'projects:write',
@@ -70,6 +70,7 @@ export const UpsertProjectsOutput = z.object({
         description:
           "Only when the item updated a locked project: the project's locked fields, kept as they were instead of the item's",
       }),
+      warnings: UpsertWarnings,
     }),
   ),
 });

@@ -95,6 +95,19 @@ export const ProjectLock = z
   .meta({ id: 'ProjectLock' });
 export type ProjectLock = z.infer<typeof ProjectLock>;
 
+/**
+ * What may be wrong with an update of endpoint 1 or 8, absent when nothing is
+ * (docs/curation.md#updates-that-may-be-wrong).
+ */
+export const UpsertWarnings = z
+  .array(z.string())
+  .optional()
+  .meta({
+    description:
+      "Only when the update may be wrong: found by slug only while its CODEHOST/WEBSITE links differ from the stored project's " +
+      '(`["matched by slug only; its CODEHOST/WEBSITE links differ from the stored project\'s"]`). The update happened all the same',
+  });
+
 export const Project = z
   .object({
     id: z.string(),

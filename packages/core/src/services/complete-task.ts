@@ -14,7 +14,14 @@ import { inTransaction } from '../transaction.ts';
 import { upsertProject } from './upsert.ts';
 
 export type CompleteOutcome =
-  | { projectId: string; slug: string; action: 'created' | 'updated'; kept: LockField[] | undefined }
+  | {
+      projectId: string;
+      slug: string;
+      action: 'created' | 'updated';
+      kept: LockField[] | undefined;
+      /** docs/curation.md#updates-that-may-be-wrong */
+      warnings: string[] | undefined;
+    }
   | { problems: string[] }
   | { lost: TaskRow };
 
@@ -60,6 +67,7 @@ export async function completeTaskWithProject(
         slug,
         action,
         kept,
+        warnings,
       } = await upsertProject(trx, parsed.input, {
         via: 'complete',
         actor: request.actor,
@@ -74,7 +82,7 @@ export async function completeTaskWithProject(
       );
       // cannot happen while the row is locked; if it did, the project must not stay without its task
       if (!done) throw new Error('The locked task changed under its completion');
-      return { projectId, slug, action, kept };
+      return { projectId, slug, action, kept, warnings };
     });
   } catch (err) {
     if (!(err instanceof AppError)) {

@@ -19,6 +19,7 @@ import { createId } from '../domain/ids.ts';
 import { applyLock } from '../domain/locks.ts';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { fallbackSlug } from '../domain/slug.ts';
+import { upsertWarnings } from '../domain/upsert-warnings.ts';
 import { urlKey } from '../domain/url-key.ts';
 import { type LockField, lockOf, type Project, type ProjectInput } from '../schemas/project.ts';
 import { noteWrittenProjects } from '../transaction.ts';
@@ -36,6 +37,11 @@ export interface UpsertResult {
    * (docs/curation.md#history-revert-locks-and-restore).
    */
   kept?: LockField[] | undefined;
+  /**
+   * An update that may be wrong: found by slug only while its CODEHOST/WEBSITE links differ from the
+   * stored project's (docs/curation.md#updates-that-may-be-wrong). Absent when there is none.
+   */
+  warnings?: string[] | undefined;
 }
 
 /** An update makes the project exactly the input: left-out optional fields become null. */
@@ -135,6 +141,7 @@ export async function upsertInOrder(
       action: UpsertAction;
       linkTypes: IndexedProject['linkTypes'];
       linkUrls: string[];
+      warnings: string[];
     }[] = [];
     for (const { item, existing } of run) {
       const id = existing?.id ?? createId();
@@ -145,6 +152,8 @@ export async function upsertInOrder(
       const input = locked?.input ?? item.input;
       const projectTags: TagDetail[] = locked?.tagIds ? storedRow!.tags : projectTagsOf(input.tags, tags);
       const fields = projectFields(input);
+      // decided where the match is: the stored links came with the project, nothing more is read
+      const warnings = existing ? upsertWarnings(existing.matchedBy, existing.links, item.keys) : [];
       const write = { id, fields, position: item.position };
       if (existing) updates.push({ ...write, version: existing.version });
       else inserts.push({ ...write, slug });
@@ -164,6 +173,7 @@ export async function upsertInOrder(
         action: existing ? 'updated' : 'created',
         linkTypes: input.links.map((l) => l.type),
         linkUrls: input.links.map((l) => l.url),
+        warnings,
         // endpoint 2's shape, in toProject's key order (the revision's hash is of this text)
         project: {
           id,
@@ -194,6 +204,7 @@ export async function upsertInOrder(
         slug,
         action: existing ? 'updated' : 'created',
         ...(locked && { kept: locked.kept }),
+        ...(warnings.length > 0 && { warnings }),
       });
     }
     const diff = diffLinksAndTags(
@@ -206,7 +217,7 @@ export async function upsertInOrder(
     );
     const revisions: NewRevision[] = [];
     if (how.record !== false)
-      for (const [i, { project, action }] of drafts.entries()) {
+      for (const [i, { project, action, warnings }] of drafts.entries()) {
         const links = replacements[i]!.links;
         const ids = diff.linkIds.get(project.id)!;
         const { lock, ...rest } = project;
@@ -215,7 +226,7 @@ export async function upsertInOrder(
           links: links.map((l, i) => ({ id: ids[i]!, type: l.type, url: l.url, title: l.title })),
           lock,
         };
-        revisions.push(revisionOfBody(body, action, how));
+        revisions.push({ ...revisionOfBody(body, action, how), ...(warnings.length > 0 && { warnings }) });
       }
     const times = new Map(
       (await writeProjectBatch(trx, { inserts, updates, links: diff, revisions })).map((t) => [t.id, t]),

@@ -29,6 +29,7 @@ export const completeTask = keyedProcedure
       slug: outcome.slug,
       action: outcome.action,
       ...(outcome.kept && { kept: outcome.kept }),
+      ...(outcome.warnings && { warnings: outcome.warnings }),
       duration: Math.round(performance.now() - started),
     };
   });

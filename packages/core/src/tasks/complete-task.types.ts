@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { count, text } from '../schemas/common.ts';
-import { LockField } from '../schemas/project.ts';
+import { LockField, UpsertWarnings } from '../schemas/project.ts';
 
 export const completeTaskMeta: Meta = {
   scope: 'tasks:write',
@@ -57,5 +57,6 @@ export const CompleteTaskOutput = z.object({
     description:
       "Only when it updated a locked project: the project's locked fields, kept as they were instead of the data's",
   }),
+  warnings: UpsertWarnings,
   duration: count(),
 });

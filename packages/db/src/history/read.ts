@@ -12,7 +12,7 @@ export interface RevisionRow extends RevisionSummaryRow {
 }
 
 const SUMMARY = sql.raw(
-  'r.project_id, r.revision, r.at, r.action, r.via, r.source, r.task_id, r.actor, r.key_id, r.key_name, r.slug, r.name, r.name_en, r.merged, r.summary',
+  'r.project_id, r.revision, r.at, r.action, r.via, r.source, r.task_id, r.actor, r.key_id, r.key_name, r.slug, r.name, r.name_en, r.merged, r.summary, r.warnings',
 );
 
 /** A page of a project's revisions, newest first, numbered below `before` when given. */

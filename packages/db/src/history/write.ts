@@ -23,7 +23,16 @@ export interface NewRevision {
   merged?: string[] | undefined;
   /** Why (the request's X-Directory-Summary), else null. */
   summary: string | null;
+  /**
+   * What may be wrong with the write (an upsert matched by slug only whose links differ:
+   * docs/curation.md#updates-that-may-be-wrong); absent or empty: none, stored as null.
+   */
+  warnings?: string[] | undefined;
 }
+
+/** A revision's warnings as the column stores them: a JSON array, or null when there are none. */
+export const warningsColumn = (r: NewRevision): string | null =>
+  r.warnings?.length ? JSON.stringify(r.warnings) : null;
 
 /**
  * Inserts revisions numbered after each project's latest, in one statement that also reads that
@@ -41,18 +50,19 @@ export async function insertRevisions(
   const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
   const { rows } = await sql<{ project_id: string; revision: number }>`
     insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id, key_name,
-      slug, name, name_en, body_hash, project, merged, summary)
+      slug, name, name_en, body_hash, project, merged, summary, warnings)
     select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.key_id,
       u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json,
-      u.merged::jsonb, u.summary
+      u.merged::jsonb, u.summary, u.warnings::jsonb
     from unnest(
       ${col((r) => r.projectId)}::text[], ${col((r) => r.action)}::text[], ${col((r) => r.via)}::text[],
       ${col((r) => r.source)}::text[], ${col((r) => r.taskId)}::text[], ${col((r) => r.actor)}::text[],
       ${col((r) => r.keyId)}::text[], ${col((r) => r.keyName)}::text[], ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
       ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[],
-      ${col((r) => (r.merged ? JSON.stringify(r.merged) : null))}::text[], ${col((r) => r.summary)}::text[]
+      ${col((r) => (r.merged ? JSON.stringify(r.merged) : null))}::text[], ${col((r) => r.summary)}::text[],
+      ${col(warningsColumn)}::text[]
     ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body, merged,
-      summary)
+      summary, warnings)
     left join lateral (
       select revision, body_hash from project_revisions where project_id = u.project_id order by revision desc limit 1
     ) l on true

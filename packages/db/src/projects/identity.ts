@@ -15,6 +15,11 @@ export interface IdentityKeys {
 export interface IdentifiedProject {
   id: string;
   slug: string;
+  /**
+   * Which of the input's keys found it: a CODEHOST or WEBSITE url key, or the slug (an alias
+   * slug too). SLUG means none of the input's url keys is any project's link key of its type.
+   */
+  matchedBy: 'CODEHOST' | 'WEBSITE' | 'SLUG';
   lockFields: string[] | null;
   lockReason: string | null;
   lockAt: Date | null;
@@ -61,6 +66,7 @@ export async function findProjectsByIdentity(
     item: number;
     id: string;
     slug: string;
+    matched_by: 'CODEHOST' | 'WEBSITE' | 'SLUG';
     lock_fields: string[] | null;
     lock_reason: string | null;
     lock_at: Date | null;
@@ -70,7 +76,7 @@ export async function findProjectsByIdentity(
     tags: StoredTagLink[] | null;
   }>`
     with found as (
-      select distinct on (k.item) k.item, m.id
+      select distinct on (k.item) k.item, k.type as matched_by, m.id
       from unnest(${items}::int[], ${types}::text[], ${values}::text[]) with ordinality as k(item, type, value, ord)
       cross join lateral (
         select p.id, p.created_at
@@ -89,7 +95,7 @@ export async function findProjectsByIdentity(
       ) m
       order by k.item, k.ord
     )
-    select f.item, p.id, p.slug, p.lock_fields, p.lock_reason, p.lock_at, p.created_at, p.row_version::text as version,
+    select f.item, f.matched_by, p.id, p.slug, p.lock_fields, p.lock_reason, p.lock_at, p.created_at, p.row_version::text as version,
       (select json_agg(json_build_object('id', l.id, 'project_id', l.project_id, 'url', l.url, 'url_key', l.url_key,
           'type', l.type, 'title', l.title, 'position', l.position))
         from links l where l.project_id = p.id) as links,
@@ -101,6 +107,7 @@ export async function findProjectsByIdentity(
     found[row.item] = {
       id: row.id,
       slug: row.slug,
+      matchedBy: row.matched_by,
       lockFields: row.lock_fields,
       lockReason: row.lock_reason,
       lockAt: row.lock_at,

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { NewRevision } from '../history/write.ts';
+import { type NewRevision, warningsColumn } from '../history/write.ts';
 import type { Database } from '../tables.ts';
 import type { LinksAndTagsDiff } from './diff.ts';
 import { linksAndTagsWrites } from './links-and-tags.ts';
@@ -73,17 +73,18 @@ export async function writeProjectBatch(
       ${linksAndTagsWrites(d)},
       revisions as (
         insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id,
-          key_name, slug, name, name_en, body_hash, project, summary)
+          key_name, slug, name, name_en, body_hash, project, summary, warnings)
         select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor,
-          u.key_id, u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json, u.summary
+          u.key_id, u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json, u.summary, u.warnings::jsonb
         from unnest(
           ${rev((r) => r.projectId)}::text[], ${rev((r) => r.action)}::text[], ${rev((r) => r.via)}::text[],
           ${rev((r) => r.source)}::text[], ${rev((r) => r.taskId)}::text[], ${rev((r) => r.actor)}::text[],
           ${rev((r) => r.keyId)}::text[], ${rev((r) => r.keyName)}::text[],
           ${rev((r) => r.slug)}::text[], ${rev((r) => r.name)}::text[], ${rev((r) => r.nameEn)}::text[],
-          ${rev((r) => r.bodyHash)}::text[], ${rev((r) => r.body)}::text[], ${rev((r) => r.summary)}::text[]
+          ${rev((r) => r.bodyHash)}::text[], ${rev((r) => r.body)}::text[], ${rev((r) => r.summary)}::text[],
+          ${rev(warningsColumn)}::text[]
         ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body,
-          summary)
+          summary, warnings)
         left join lateral (
           select revision, body_hash from project_revisions where project_id = u.project_id
           order by revision desc limit 1

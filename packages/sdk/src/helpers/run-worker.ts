@@ -28,7 +28,14 @@ export interface RunWorkerOptions {
 }
 
 export type WorkerEvent =
-  | { type: 'completed'; task: LeasedTask; projectId: string; action: 'created' | 'updated' }
+  | {
+      type: 'completed';
+      task: LeasedTask;
+      projectId: string;
+      action: 'created' | 'updated';
+      /** An update that may be wrong (docs/curation.md#updates-that-may-be-wrong); absent when none. */
+      warnings?: string[];
+    }
   | { type: 'released'; task: LeasedTask; error: string }
   | { type: 'failed'; task: LeasedTask; error: string }
   | { type: 'lost'; task: LeasedTask; error: string }
@@ -131,7 +138,13 @@ export async function runWorker(
           leaseToken: task.leaseToken,
         });
         totals.completed++;
-        emit({ type: 'completed', task, projectId: done.projectId, action: done.action });
+        emit({
+          type: 'completed',
+          task,
+          projectId: done.projectId,
+          action: done.action,
+          ...(done.warnings && done.warnings.length > 0 && { warnings: done.warnings }),
+        });
       } catch (err) {
         if (!(err instanceof DirectoryError && err.status === 400)) throw err;
         totals.failed++;

@@ -8,6 +8,19 @@ export interface UpsertError {
   error: string;
 }
 
+/**
+ * A project written by an update that may be wrong: found by slug only while its CODEHOST/WEBSITE links
+ * differ from the stored project's (docs/curation.md#updates-that-may-be-wrong). It was written all the same.
+ */
+export interface UpsertWarning {
+  /** The item's position in the whole input, from 0. */
+  index: number;
+  id: string;
+  slug: string;
+  /** The server's texts, e.g. "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's". */
+  warnings: string[];
+}
+
 export interface UpsertTotals {
   processed: number;
   created: number;
@@ -16,7 +29,9 @@ export interface UpsertTotals {
   /** Every failed item so far, in input order within each batch. */
   errors: UpsertError[];
   /** Every project created or updated so far, with its slug, in input order. */
-  written: { index: number; action: 'created' | 'updated'; id: string; slug: string }[];
+  written: { index: number; action: 'created' | 'updated'; id: string; slug: string; warnings?: string[] }[];
+  /** Every written project whose result carried warnings so far, in input order ([] when none). */
+  warnings: UpsertWarning[];
 }
 
 export interface UpsertProgress extends UpsertTotals {
@@ -72,7 +87,15 @@ export async function upsertAll(
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) {
     throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BATCH}, got ${batchSize}`);
   }
-  const totals: UpsertTotals = { processed: 0, created: 0, updated: 0, failed: 0, errors: [], written: [] };
+  const totals: UpsertTotals = {
+    processed: 0,
+    created: 0,
+    updated: 0,
+    failed: 0,
+    errors: [],
+    written: [],
+    warnings: [],
+  };
   let batch = 0;
   let start = 0;
 
@@ -90,13 +113,12 @@ export async function upsertAll(
         totals.failed += result.failed;
         for (const e of result.errors) batchErrors.push({ ...e, index: pending[e.index]?.index ?? e.index });
         for (const r of result.results)
-          if (r.action !== 'failed' && r.id !== null && r.slug !== null)
-            totals.written.push({
-              index: pending[r.index]?.index ?? r.index,
-              action: r.action,
-              id: r.id,
-              slug: r.slug,
-            });
+          if (r.action !== 'failed' && r.id !== null && r.slug !== null) {
+            const index = pending[r.index]?.index ?? r.index;
+            const warnings = r.warnings?.length ? r.warnings : undefined;
+            totals.written.push({ index, action: r.action, id: r.id, slug: r.slug, ...(warnings && { warnings }) });
+            if (warnings) totals.warnings.push({ index, id: r.id, slug: r.slug, warnings });
+          }
         break;
       } catch (err) {
         const failures = err instanceof DirectoryError ? itemFailures(err) : undefined;
@@ -118,6 +140,7 @@ export async function upsertAll(
       ...totals,
       errors: [...totals.errors],
       written: [...totals.written],
+      warnings: [...totals.warnings],
     });
   }
 

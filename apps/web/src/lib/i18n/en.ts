@@ -174,6 +174,9 @@ export const en = {
   via: 'by',
   actorNone: 'unknown',
   mergedIn: (slugs: string) => `Merged in: ${slugs}`,
+  revisionWarning: 'May be wrong',
+  revisionWarningWhy:
+    "Found by its slug only, while its code host or website links differed from the stored project's: check that it is the same project.",
   compareFrom: 'From',
   compareTo: 'To',
   compareTitle: (from: number, to: number) => `Revision ${from} → revision ${to}`,

@@ -27,8 +27,9 @@ One line per write of the project: its number, when, what (created, updated, del
 path (upsert, complete, merge, revert, restore, delete, lock), who (the X-Directory-Actor of the
 request: set DIRECTORY_ACTOR for this CLI's writes), the source and the task. A merge is a line
 of the project kept, its name followed by the slugs merged in. A deleted project's history is
-still shown by its slug; a merged slug shows the history of the project it went into. Exit 1 for
-an unknown slug.
+still shown by its slug; a merged slug shows the history of the project it went into. A WARNING
+column, when a revision of the page has one, says why that write may have been wrong (an upsert
+found the project by slug only while their links differ). Exit 1 for an unknown slug.
 
 Options:
   --limit <N>      revisions per page, 1-100 (default 20)
@@ -58,6 +59,7 @@ Example:
       return EXIT_OK;
     }
     const summaries = page.revisions.some((r) => r.summary !== null);
+    const warned = page.revisions.some((r) => r.warnings !== undefined);
     const rows = page.revisions.map((r) => [
       String(r.revision),
       shortTime(r.at),
@@ -69,6 +71,8 @@ Example:
       r.merged ? `${r.name} (merged in: ${r.merged.join(', ')})` : r.name,
       // why (X-Directory-Summary), a column only when a revision of the page has one
       ...(summaries ? [r.summary ?? '-'] : []),
+      // an upsert that may be wrong (docs/curation.md#updates-that-may-be-wrong)
+      ...(warned ? [r.warnings?.join('; ') ?? '-'] : []),
     ]);
     const head = [
       'REV',
@@ -80,6 +84,7 @@ Example:
       'TASK',
       'NAME',
       ...(summaries ? ['SUMMARY'] : []),
+      ...(warned ? ['WARNING'] : []),
     ];
     for (const line of table(head, rows)) ctx.print(line);
     if (page.nextCursor) ctx.print(`(older: --cursor ${page.nextCursor})`);

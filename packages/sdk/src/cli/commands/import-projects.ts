@@ -14,8 +14,11 @@ export interface ImportSummary {
   updated: number;
   failed: number;
   errors: Failure[];
-  /** Every project created or updated, with its slug (index = position in the input). */
-  results: { index: number; action: 'created' | 'updated'; slug: string }[];
+  /**
+   * Every project created or updated, with its slug (index = position in the input), and the warnings of
+   * an update that may be wrong (docs/curation.md#updates-that-may-be-wrong), when it has any.
+   */
+  results: { index: number; action: 'created' | 'updated'; slug: string; warnings?: string[] }[];
 }
 
 export const importProjects: Command = {
@@ -32,7 +35,9 @@ Progress goes to stderr, one line per batch (redrawn in place on a terminal):
   batch 2 of 7: 100 items, 200 of 700 done: 200 created, 0 updated, 0 failed
 (the batch just sent and its size, then the records done of the whole input; the "of" figures
 only when the input's size is known: a file, not stdin read as lines). The summary, with every
-failure, goes to stdout. Exit 1 when any item failed.
+failure, goes to stdout; a project updated although it may be the wrong one (found by slug only
+while its CODEHOST/WEBSITE links differ from the stored project's) has its warning on its line.
+Exit 1 when any item failed.
 
 Options:
   --quiet            no progress output
@@ -122,13 +127,17 @@ Example:
         index: sentIndex[w.index] ?? w.index,
         action: w.action,
         slug: w.slug,
+        ...(w.warnings && { warnings: w.warnings }),
       })),
     };
 
     if (ctx.json) {
       printJson(ctx, summary);
     } else {
-      for (const r of summary.results) ctx.print(`${r.action.padEnd(7)}  ${r.slug}`);
+      for (const r of summary.results)
+        ctx.print(
+          `${r.action.padEnd(7)}  ${r.slug}${r.warnings ? `  (warning: ${r.warnings.join('; ')})` : ''}`,
+        );
       ctx.print(
         `${plural(summary.processed, 'project', 'projects')} processed: ${summary.created} created, ${summary.updated} updated, ${summary.failed} failed`,
       );

@@ -101,7 +101,10 @@ Example:
       onEvent: (e) => {
         if (e.type === 'error')
           return ctx.warn(`warning: ${e.error instanceof Error ? e.error.message : String(e.error)}`);
-        const line = e.type === 'completed' ? `${e.action} ${e.projectId}` : e.error.split('\n')[0];
+        const line =
+          e.type === 'completed'
+            ? `${e.action} ${e.projectId}${e.warnings ? ` (warning: ${e.warnings.join('; ')})` : ''}`
+            : e.error.split('\n')[0];
         ctx.warn(`${e.type} ${e.task.id} ${e.task.sourceUrl}: ${line}`);
       },
     });

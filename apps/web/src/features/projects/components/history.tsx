@@ -12,8 +12,8 @@ import { Compare } from './compare-revisions.tsx';
 
 /**
  * The History tab of a project (docs/curation.md#history-revert-locks-and-restore): the timeline of its
- * revisions, two of them side by side (Chinese and English fields alike, differing rows marked), and a
- * revert with a confirmation.
+ * revisions (one whose write may have been wrong marked so), two of them side by side (Chinese and English
+ * fields alike, differing rows marked), and a revert with a confirmation.
  */
 export function History({ slug }: { slug: string }) {
   const { t } = useI18n();
@@ -144,6 +144,12 @@ function Timeline(props: {
               <td>
                 <code>{r.via}</code> · {r.actor ?? <span className="muted">{t.actorNone}</span>}
                 {r.merged && <div className="merged-in">{t.mergedIn(r.merged.join(', '))}</div>}
+                {/* an upsert that may be wrong (docs/curation.md#updates-that-may-be-wrong) */}
+                {r.warnings && (
+                  <div className="revision-warning">
+                    <span className="badge warn-badge">{t.revisionWarning}</span> {t.revisionWarningWhy}
+                  </div>
+                )}
               </td>
               <td>{r.source ?? <span className="muted">{t.none}</span>}</td>
               <td>
