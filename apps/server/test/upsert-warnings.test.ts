@@ -33,7 +33,11 @@ describe.each(targets)('upsert warnings on $name', (target) => {
     const [created] = await upsert([p]);
     expect(created).toEqual({ index: 0, action: 'created', id: expect.any(String), slug: slugOf(p) });
 
-    const other = { ...p, description: 'Another repository under the same name.', links: [codehost(uniqueUrl('gh'))] };
+    const other = {
+      ...p,
+      description: 'Another repository under the same name.',
+      links: [codehost(uniqueUrl('gh'))],
+    };
     const [updated] = await upsert([other]);
     expect(updated).toEqual({ ...created, action: 'updated', warnings: [WARNING] });
     // the update happened as every update does: the links are the input's
@@ -49,9 +53,9 @@ describe.each(targets)('upsert warnings on $name', (target) => {
     expect(Object.keys(revs[1]!)).not.toContain('warnings');
     const one = await s.call('GET', `/api/projects/${slugOf(p)}/revisions/2`);
     expect(one.json.data.warnings).toEqual([WARNING]);
-    expect(Object.keys((await s.call('GET', `/api/projects/${slugOf(p)}/revisions/1`)).json.data)).not.toContain(
-      'warnings',
-    );
+    expect(
+      Object.keys((await s.call('GET', `/api/projects/${slugOf(p)}/revisions/1`)).json.data),
+    ).not.toContain('warnings');
   });
 
   it('WEBSITE links that differ warn too; a CODEHOST on one side and a WEBSITE on the other do not', async () => {
@@ -93,7 +97,8 @@ describe.each(targets)('upsert warnings on $name', (target) => {
     expect(d).not.toHaveProperty('warnings');
 
     for (const slug of [slugOf(bare), slugOf(p)])
-      for (const r of await revisions(slug)) expect(r, `${slug} ${r.revision}`).not.toHaveProperty('warnings');
+      for (const r of await revisions(slug))
+        expect(r, `${slug} ${r.revision}`).not.toHaveProperty('warnings');
   });
 
   it('a batch mixing the cases: only the slug-only item with other links warns, in order', async () => {

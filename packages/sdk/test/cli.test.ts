@@ -219,7 +219,9 @@ describe('directory import', () => {
       '2 projects processed: 1 created, 1 updated, 0 failed',
       '',
     ]);
-    const json = await cli(['import', '-', '--json'], { input: ndjson([{ ...p, description: 'Back again.' }]) });
+    const json = await cli(['import', '-', '--json'], {
+      input: ndjson([{ ...p, description: 'Back again.' }]),
+    });
     expect(JSON.parse(json.stdout).results).toEqual([
       {
         index: 0,

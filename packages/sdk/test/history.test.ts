@@ -146,7 +146,10 @@ describe('history in the SDK and the CLI', () => {
     const p = raw as ProjectInput;
     await client.projects.upsert({ projects: [p] });
     expect((await cli(['history', slugOf(raw)])).stdout.split('\n')[0]).not.toContain('WARNING');
-    const elsewhere = { ...p, links: [{ type: 'CODEHOST' as const, url: `https://github.com/${slugOf(raw)}/other` }] };
+    const elsewhere = {
+      ...p,
+      links: [{ type: 'CODEHOST' as const, url: `https://github.com/${slugOf(raw)}/other` }],
+    };
     const reply = await client.projects.upsert({ projects: [elsewhere] });
     const warning = "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's";
     expect(reply.results[0]!.warnings).toEqual([warning]);

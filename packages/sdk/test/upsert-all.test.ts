@@ -116,19 +116,27 @@ describe.each(targets)('projects.upsertAll on $name', (target) => {
     const warning = "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's";
     const a = project() as ProjectInput;
     const b = project() as ProjectInput;
-    const elsewhere = { ...a, links: [{ type: 'CODEHOST' as const, url: `https://github.com/${slugOf(a)}/other` }] };
+    const elsewhere = {
+      ...a,
+      links: [{ type: 'CODEHOST' as const, url: `https://github.com/${slugOf(a)}/other` }],
+    };
     const progress: UpsertProgress[] = [];
-    const totals = await client.projects.upsertAll([a, b, elsewhere, { ...b, description: 'b by its url again.' }], {
-      batchSize: 2,
-      onBatch: (p) => void progress.push(p),
-    });
+    const totals = await client.projects.upsertAll(
+      [a, b, elsewhere, { ...b, description: 'b by its url again.' }],
+      {
+        batchSize: 2,
+        onBatch: (p) => void progress.push(p),
+      },
+    );
     expect(totals.written.map((w) => [w.index, w.action, w.warnings])).toEqual([
       [0, 'created', undefined],
       [1, 'created', undefined],
       [2, 'updated', [warning]],
       [3, 'updated', undefined],
     ]);
-    expect(totals.warnings).toEqual([{ index: 2, id: totals.written[0]!.id, slug: slugOf(a), warnings: [warning] }]);
+    expect(totals.warnings).toEqual([
+      { index: 2, id: totals.written[0]!.id, slug: slugOf(a), warnings: [warning] },
+    ]);
     expect(progress.map((p) => p.warnings.length)).toEqual([0, 1]);
   });
 

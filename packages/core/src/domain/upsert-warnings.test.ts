@@ -7,9 +7,9 @@ const keys = (codehostKeys: string[], websiteKeys: string[] = []) => ({ codehost
 /** docs/curation.md#updates-that-may-be-wrong */
 describe('upsertWarnings', () => {
   it('warns when found by slug only and both sides have CODEHOST links with other keys', () => {
-    expect(
-      upsertWarnings('SLUG', [link('CODEHOST', 'github.com/a/x')], keys(['github.com/b/x'])),
-    ).toEqual([SLUG_ONLY_LINKS_DIFFER]);
+    expect(upsertWarnings('SLUG', [link('CODEHOST', 'github.com/a/x')], keys(['github.com/b/x']))).toEqual([
+      SLUG_ONLY_LINKS_DIFFER,
+    ]);
     expect(SLUG_ONLY_LINKS_DIFFER).toBe(
       "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's",
     );
@@ -43,21 +43,27 @@ describe('upsertWarnings', () => {
       [],
     );
     // MODELHUB and PAPER links are not identity links
-    expect(
-      upsertWarnings('SLUG', [link('MODELHUB', 'huggingface.co/a/x')], keys([], [])),
-    ).toEqual([]);
+    expect(upsertWarnings('SLUG', [link('MODELHUB', 'huggingface.co/a/x')], keys([], []))).toEqual([]);
   });
 
   it('does not warn when the keys are the same', () => {
     expect(
-      upsertWarnings('SLUG', [link('CODEHOST', 'github.com/a/x')], keys(['github.com/a/x', 'github.com/a/x'])),
+      upsertWarnings(
+        'SLUG',
+        [link('CODEHOST', 'github.com/a/x')],
+        keys(['github.com/a/x', 'github.com/a/x']),
+      ),
     ).toEqual([]);
   });
 
   it('does not warn when a url key found the project', () => {
     for (const by of ['CODEHOST', 'WEBSITE'] as const)
       expect(
-        upsertWarnings(by, [link('CODEHOST', 'github.com/a/x'), link('CODEHOST', 'github.com/a/y')], keys(['github.com/a/x', 'github.com/b/z'])),
+        upsertWarnings(
+          by,
+          [link('CODEHOST', 'github.com/a/x'), link('CODEHOST', 'github.com/a/y')],
+          keys(['github.com/a/x', 'github.com/b/z']),
+        ),
       ).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import type { IdentityKeys } from '@directory/db';
 
 /** The one warning an upsert gives today (docs/curation.md#updates-that-may-be-wrong). */
-export const SLUG_ONLY_LINKS_DIFFER = "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's";
+export const SLUG_ONLY_LINKS_DIFFER =
+  "matched by slug only; its CODEHOST/WEBSITE links differ from the stored project's";
 
 /**
  * What may be wrong with an upsert's (endpoint 1 or 8) update of the project it found
@@ -24,5 +25,7 @@ export function upsertWarnings(
     if (held.size === 0 || sent.size === 0) return false;
     return held.size !== sent.size || [...sent].some((key) => !held.has(key));
   };
-  return differ('CODEHOST', keys.codehostKeys) || differ('WEBSITE', keys.websiteKeys) ? [SLUG_ONLY_LINKS_DIFFER] : [];
+  return differ('CODEHOST', keys.codehostKeys) || differ('WEBSITE', keys.websiteKeys)
+    ? [SLUG_ONLY_LINKS_DIFFER]
+    : [];
 }

@@ -116,7 +116,13 @@ export async function upsertAll(
           if (r.action !== 'failed' && r.id !== null && r.slug !== null) {
             const index = pending[r.index]?.index ?? r.index;
             const warnings = r.warnings?.length ? r.warnings : undefined;
-            totals.written.push({ index, action: r.action, id: r.id, slug: r.slug, ...(warnings && { warnings }) });
+            totals.written.push({
+              index,
+              action: r.action,
+              id: r.id,
+              slug: r.slug,
+              ...(warnings && { warnings }),
+            });
             if (warnings) totals.warnings.push({ index, id: r.id, slug: r.slug, warnings });
           }
         break;

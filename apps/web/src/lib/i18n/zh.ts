@@ -164,7 +164,8 @@ export const zh: Messages = {
   actorNone: '未知',
   mergedIn: (slugs: string) => `并入：${slugs}`,
   revisionWarning: '可能有误',
-  revisionWarningWhy: '仅凭 slug 找到了该项目，而它的代码托管或官网链接与已存项目的不同：请确认是同一个项目。',
+  revisionWarningWhy:
+    '仅凭 slug 找到了该项目，而它的代码托管或官网链接与已存项目的不同：请确认是同一个项目。',
   compareFrom: '从',
   compareTo: '到',
   compareTitle: (from, to) => `版本 ${from} → 版本 ${to}`,
