@@ -71,7 +71,12 @@ export async function startChild(
   name: string,
   script: string,
   env: Record<string, string>,
-  options: { root?: string; readyTimeoutSeconds?: number; nodeArgs?: string[] } = {},
+  options: {
+    root?: string;
+    readyTimeoutSeconds?: number;
+    nodeArgs?: string[];
+    stopTimeoutSeconds?: number;
+  } = {},
 ): Promise<Child> {
   const port = await freePort();
   const started = performance.now();
@@ -127,7 +132,7 @@ export async function startChild(
     async stop() {
       if (exitCode !== undefined) return;
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), (options.stopTimeoutSeconds ?? 15) * 1000);
       await exited;
       clearTimeout(timer);
     },

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, memoryOf, startChild } from './processes.ts';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type Child, memoryOf, ROOT, startChild } from './processes.ts';
 
 /*
  * `restart`: how soon a process is ready again on a database of this size, and its memory
@@ -10,6 +12,10 @@ import { type Child, memoryOf, startChild } from './processes.ts';
  * snapshot: both times to /healthz 200, the resident memory once ready and at its peak.
  *
  *   pnpm bench -- --sizes 1000000 --api-max 0 --scenarios restart
+ *
+ * or on a database seeded before (bench/seed.ts), without the bench's own server and its build:
+ *
+ *   node --import tsx bench/restart.ts --database-url postgres://…/db
  */
 
 export interface RestartFigures {
@@ -32,7 +38,11 @@ export async function measureRestart(
   const dir = mkdtempSync(join(tmpdir(), 'bench-snapshot-'));
   const withSnapshots = { ...env, READ_MODEL_SNAPSHOT_DIR: dir, READ_MODEL_SNAPSHOT_INTERVAL_S: '0' };
   const run = async (name: string) => {
-    const child = await startChild(name, server, withSnapshots, { readyTimeoutSeconds: 1800 });
+    // a million projects' snapshot is written when the process stops: it is given the time
+    const child = await startChild(name, server, withSnapshots, {
+      readyTimeoutSeconds: 1800,
+      stopTimeoutSeconds: 600,
+    });
     children.add(child);
     const memory = memoryOf(child.pid);
     return { child, memory };
@@ -64,4 +74,27 @@ export async function measureRestart(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { 'database-url': { type: 'string' } } });
+  const url = values['database-url'];
+  if (!url) throw new Error('--database-url is required');
+  const children = new Set<Child>();
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ');
+  console.log(`load average before: ${load()}`);
+  try {
+    // under load, a build's statements of 20,000 rows may pass the default statement timeout
+    await measureRestart(
+      join(ROOT, 'apps/server/src/main.ts'),
+      { DATABASE_URL: url, LOG_LEVEL: 'warn', DB_STATEMENT_TIMEOUT_MS: '0' },
+      children,
+    );
+  } finally {
+    await Promise.allSettled([...children].map((c) => c.stop()));
+  }
+  console.log(`load average after: ${load()}`);
 }

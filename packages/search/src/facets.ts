@@ -193,7 +193,7 @@ function documentFacets(
     if (set) {
       const { list, n } = set;
       for (let i = 0; i < n; i++) visit(list[i]!);
-    } else for (let d = 0; d < ix.end; d++) if (ix.projects[d]) visit(d);
+    } else for (let d = 0; d < ix.end; d++) if (ix.isLive(d)) visit(d);
   }
   const out: ProjectFacets = {};
   if (wantStatus)

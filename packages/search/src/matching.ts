@@ -250,9 +250,9 @@ function cjkTerm(cx: SearchContext, term: string, out: Coded, name: number, desc
     const n = candidates.toList(list);
     for (let i = 0; i < n; i++) {
       const d = list[i]!;
-      const p = ix.projects[d]!;
-      if (cls === CLASS_NAME ? inText(d, p.name, p.nameEn) : inText(d, p.description, p.descriptionEn))
-        layer.add(d);
+      const [a, b] =
+        cls === CLASS_NAME ? (['name', 'nameEn'] as const) : (['description', 'descriptionEn'] as const);
+      if (inText(d, ix.text.field(d, a) ?? null, ix.text.field(d, b) ?? null)) layer.add(d);
     }
   }
 }

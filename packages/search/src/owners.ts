@@ -72,10 +72,10 @@ export class OwnerPostings {
   readonly ids = new Map<string, number>();
   readonly docs = new Postings();
 
-  /** Moves document d from the owners of its old links to those of its new ones. */
-  set(d: number, before: readonly string[] | undefined, after: readonly string[] | undefined): void {
-    const old = ownersOf(before).map((o) => o.key);
-    const next = ownersOf(after).map((o) => o.key);
+  /** Moves document d from its old owners to its new ones. */
+  set(d: number, before: readonly Owner[], after: readonly Owner[]): void {
+    const old = before.map((o) => o.key);
+    const next = after.map((o) => o.key);
     for (const k of old) if (!next.includes(k)) this.docs.delete(this.ids.get(k)!, d);
     for (const k of next) if (!old.includes(k)) this.docs.add(this.idOf(k), d);
   }

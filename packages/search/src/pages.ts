@@ -52,12 +52,11 @@ export function fieldOf(
   const cls = codeClass(code);
   const fields = CLASS_FIELDS[cls]!;
   if (cls === CLASS_TAG) return 'tags';
-  const p = ix.projects[d]!;
   const typos = codeTypos(code);
   const all = m.words.flatMap((w) => [w.terms, ...w.synonyms]).flat();
   for (const field of fields) {
     if (field === 'pinyin') return 'pinyin';
-    const text = p[field as 'name' | 'nameEn' | 'slug' | 'description' | 'descriptionEn'];
+    const text = ix.text.field(d, field as 'name' | 'nameEn' | 'slug' | 'description' | 'descriptionEn');
     if (!text) continue;
     // a term in the text is in one of its tokens (terms hold no separators); typos need the tokens
     const normalized = normalize(text);

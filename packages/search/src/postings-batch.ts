@@ -2,19 +2,19 @@ import { setBit } from './bitmap.ts';
 import { byTerm } from './pair-buffer.ts';
 import { type PostingLists, SMALL } from './posting-list.ts';
 
+/** What a batch append writes besides the lists: the bitmaps of dense lists (Postings). */
+interface Batched extends PostingLists {
+  dense: (Uint32Array | undefined)[];
+}
+
 /**
  * A batch put's pairs added to postings by term (Postings.addPairs): a term's documents that
  * come after its list's last are appended in one copy; anything else takes the one-by-one path.
  */
-export function addPairs(p: PostingLists, terms: Uint32Array, docs: Uint32Array, n: number): void {
+export function addPairs(p: Batched, terms: Uint32Array, docs: Uint32Array, n: number): void {
   if (n === 0) return;
   const { maxTerm, start, grouped } = byTerm(terms, docs, n);
-  while (p.lists.length <= maxTerm) p.lists.push(undefined);
-  if (p.lens.length <= maxTerm) {
-    const lens = new Uint32Array(Math.max(maxTerm + 1, p.lens.length * 2));
-    lens.set(p.lens);
-    p.lens = lens;
-  }
+  p.fit(maxTerm);
   for (let t = 0; t <= maxTerm; t++) {
     const from = start[t]!;
     const to = start[t + 1]!;
@@ -28,8 +28,13 @@ export function addPairs(p: PostingLists, terms: Uint32Array, docs: Uint32Array,
       if (i > from && d < grouped[i - 1]!) ascending = false;
       grouped[from + unique++] = d;
     }
-    const l = p.lists[t];
-    if (!ascending || (l !== undefined && !(l instanceof Uint32Array))) {
+    const len = p.lens[t]!;
+    const big = p.big.get(t);
+    if (!ascending || (len > 0 && !big)) {
+      for (let i = from; i < from + unique; i++) p.add(t, grouped[i]!);
+      continue;
+    }
+    if (big && len > 0 && big[len - 1]! >= grouped[from]!) {
       for (let i = from; i < from + unique; i++) p.add(t, grouped[i]!);
       continue;
     }
@@ -39,25 +44,22 @@ export function addPairs(p: PostingLists, terms: Uint32Array, docs: Uint32Array,
       for (let i = from; i < from + unique; i++) b = setBit(b, grouped[i]!);
       p.dense[t] = b;
     }
-    if (l === undefined) {
-      if (unique === 1) p.lists[t] = grouped[from]!;
-      else if (unique <= SMALL) p.lists[t] = Array.from(grouped.subarray(from, from + unique));
+    if (!big) {
+      if (unique === 1) {
+        p.at[t] = grouped[from]!;
+        p.lens[t] = 1;
+      } else if (unique <= SMALL) p.place(t, grouped, from, unique);
       else {
-        p.lists[t] = grouped.slice(from, from + unique);
+        p.big.set(t, grouped.slice(from, from + unique));
         p.lens[t] = unique;
       }
       continue;
     }
-    const len = p.lens[t]!;
-    if (len > 0 && l[len - 1]! >= grouped[from]!) {
-      for (let i = from; i < from + unique; i++) p.add(t, grouped[i]!);
-      continue;
-    }
-    let target = l;
-    if (len + unique > l.length) {
-      target = new Uint32Array(Math.max(2 * l.length, len + unique));
-      target.set(l.subarray(0, len));
-      p.lists[t] = target;
+    let target = big;
+    if (len + unique > big.length) {
+      target = new Uint32Array(Math.max(2 * big.length, len + unique));
+      target.set(big.subarray(0, len));
+      p.big.set(t, target);
     }
     target.set(grouped.subarray(from, from + unique), len);
     p.lens[t] = len + unique;

@@ -1,14 +1,7 @@
 import type { RelatedScratch } from './caches.ts';
 import { RELATED_LIMITS } from './limits.ts';
 import type { Postings } from './postings.ts';
-import {
-  ownerFeatures,
-  type RelatedHit,
-  rareMax,
-  weightOf,
-  wordsOf,
-  wordWeight,
-} from './related-features.ts';
+import { type RelatedHit, rareMax, weightOf, wordsOf, wordWeight } from './related-features.ts';
 import { select } from './select.ts';
 import type { Store } from './store.ts';
 import { compareCodePoints } from './text.ts';
@@ -35,7 +28,8 @@ import { compareCodePoints } from './text.ts';
 export type RelatedReads = Pick<
   Store,
   | 'docOf'
-  | 'projects'
+  | 'projectAt'
+  | 'ownersAt'
   | 'ids'
   | 'live'
   | 'end'
@@ -73,7 +67,7 @@ function has(f: Feature, d: number): boolean {
 
 /** A project's features that another project may share (df ≥ 2), rarest first. */
 function featuresOf(index: RelatedReads, d: number): Feature[] {
-  const p = index.projects[d]!;
+  const p = index.projectAt(d)!;
   const live = index.live;
   const out: Feature[] = [];
   index.docTags.get(d).forEach((t, order) => {
@@ -89,19 +83,22 @@ function featuresOf(index: RelatedReads, d: number): Feature[] {
         lists: [[index.tagDocs, t]],
       });
   });
-  ownerFeatures(p).forEach((o, order) => {
-    const id = index.owners.id(o.key);
-    const df = id === undefined ? 0 : index.owners.docs.size(id);
-    if (id !== undefined && df >= 2)
-      out.push({
-        kind: 'owner',
-        label: o.name,
-        order,
-        df,
-        weight: weightOf('owner', live, df),
-        lists: [[index.owners.docs, id]],
-      });
-  });
+  index
+    .ownersAt(d)
+    .slice(0, RELATED_LIMITS.owners)
+    .forEach((o, order) => {
+      const id = index.owners.id(o.key);
+      const df = id === undefined ? 0 : index.owners.docs.size(id);
+      if (id !== undefined && df >= 2)
+        out.push({
+          kind: 'owner',
+          label: o.name,
+          order,
+          df,
+          weight: weightOf('owner', live, df),
+          lists: [[index.owners.docs, id]],
+        });
+    });
   const max = rareMax(live);
   const words: Feature[] = [];
   for (const w of wordsOf(p)) {

@@ -80,6 +80,11 @@ export class SearchIndex {
     return this.store.tag(id);
   }
 
+  /** The id of the project with this slug (of two, the one put last), or undefined. */
+  idOfSlug(slug: string): string | undefined {
+    return this.store.idOfSlug(slug);
+  }
+
   stats(): { projects: number; tags: number; bytes: number } {
     return this.store.stats();
   }

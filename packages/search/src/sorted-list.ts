@@ -1,12 +1,15 @@
 /*
  * A sorted list of document numbers under a total order given by a comparator, kept as a list
  * of blocks of at most 2 × BLOCK entries (the layout of Python's sortedcontainers): insert and
- * remove cost a binary search and a splice of one block, O(log n + BLOCK); a walk from any
- * position costs what it reads. The comparator reads the documents' current keys, so a
- * document is removed before its keys change and inserted again after.
+ * remove cost a binary search and a move within one block, O(log n + BLOCK); a walk from any
+ * position costs what it reads. A block is a Uint32Array with room to grow and its length
+ * apart (4 bytes an entry, read and written by a snapshot as bytes). The comparator reads the
+ * documents' current keys, so a document is removed before its keys change and inserted again after.
  */
 
 const BLOCK = 512;
+/** A block's room when made by a reset: a quarter more than it holds. */
+const ROOM = BLOCK + BLOCK / 4;
 
 /** A position in the list: block and offset. */
 export interface Position {
@@ -15,7 +18,9 @@ export interface Position {
 }
 
 export class SortedList {
-  private blocks: number[][] = [];
+  private blocks: Uint32Array[] = [];
+  /** How many entries each block holds. */
+  private sizes: number[] = [];
   private count = 0;
 
   constructor(private readonly cmp: (a: number, b: number) => number) {}
@@ -28,7 +33,14 @@ export class SortedList {
   reset(items: number[]): void {
     items.sort(this.cmp);
     this.blocks = [];
-    for (let i = 0; i < items.length; i += BLOCK) this.blocks.push(items.slice(i, i + BLOCK));
+    this.sizes = [];
+    for (let i = 0; i < items.length; i += BLOCK) {
+      const n = Math.min(BLOCK, items.length - i);
+      const b = new Uint32Array(ROOM);
+      for (let j = 0; j < n; j++) b[j] = items[i + j]!;
+      this.blocks.push(b);
+      this.sizes.push(n);
+    }
     this.count = items.length;
   }
 
@@ -39,8 +51,7 @@ export class SortedList {
     let hi = blocks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const b = blocks[mid]!;
-      if (this.cmp(b[b.length - 1]!, x) < 0) lo = mid + 1;
+      if (this.cmp(blocks[mid]![this.sizes[mid]! - 1]!, x) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -48,22 +59,37 @@ export class SortedList {
 
   insert(x: number): void {
     if (this.blocks.length === 0) {
-      this.blocks.push([x]);
+      this.blocks.push(Uint32Array.of(x, 0, 0, 0));
+      this.sizes.push(1);
       this.count = 1;
       return;
     }
     const at = this.blockOf(x);
-    const b = this.blocks[at]!;
-    const lo = this.placeIn(b, x);
-    b.splice(lo, 0, x);
+    let b = this.blocks[at]!;
+    const n = this.sizes[at]!;
+    const lo = this.placeIn(b, n, x);
+    if (n === b.length) {
+      const grown = new Uint32Array(Math.min(2 * BLOCK + 1, 2 * n));
+      grown.set(b);
+      this.blocks[at] = b = grown;
+    }
+    b.copyWithin(lo + 1, lo, n);
+    b[lo] = x;
+    this.sizes[at] = n + 1;
     this.count++;
-    if (b.length > 2 * BLOCK) this.blocks.splice(at + 1, 0, b.splice(BLOCK));
+    if (n + 1 > 2 * BLOCK) {
+      const right = new Uint32Array(ROOM);
+      right.set(b.subarray(BLOCK, n + 1));
+      this.blocks.splice(at + 1, 0, right);
+      this.sizes.splice(at + 1, 0, n + 1 - BLOCK);
+      this.sizes[at] = BLOCK;
+    }
   }
 
   /** The first place in block b whose item does not sort before x. */
-  private placeIn(b: readonly number[], x: number): number {
+  private placeIn(b: Uint32Array, n: number, x: number): number {
     let lo = 0;
-    let hi = b.length;
+    let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (this.cmp(b[mid]!, x) < 0) lo = mid + 1;
@@ -77,11 +103,16 @@ export class SortedList {
     if (this.blocks.length === 0) return false;
     const at = this.blockOf(x);
     const b = this.blocks[at]!;
-    const lo = this.placeIn(b, x);
-    if (b[lo] !== x) return false;
-    b.splice(lo, 1);
+    const n = this.sizes[at]!;
+    const lo = this.placeIn(b, n, x);
+    if (lo >= n || b[lo] !== x) return false;
+    b.copyWithin(lo, lo + 1, n);
+    this.sizes[at] = n - 1;
     this.count--;
-    if (b.length === 0) this.blocks.splice(at, 1);
+    if (n === 1) {
+      this.blocks.splice(at, 1);
+      this.sizes.splice(at, 1);
+    }
     return true;
   }
 
@@ -92,14 +123,13 @@ export class SortedList {
     let hi = blocks.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const b = blocks[mid]!;
-      if (before(b[b.length - 1]!)) lo = mid + 1;
+      if (before(blocks[mid]![this.sizes[mid]! - 1]!)) lo = mid + 1;
       else hi = mid;
     }
     if (lo === blocks.length) return { block: lo, offset: 0 };
     const b = blocks[lo]!;
     let l = 0;
-    let h = b.length;
+    let h = this.sizes[lo]!;
     while (l < h) {
       const mid = (l + h) >> 1;
       if (before(b[mid]!)) l = mid + 1;
@@ -114,7 +144,8 @@ export class SortedList {
     let offset = from.offset;
     for (let bi = from.block; bi < blocks.length; bi++, offset = 0) {
       const b = blocks[bi]!;
-      for (let i = offset; i < b.length; i++) if (!visit(b[i]!)) return;
+      const n = this.sizes[bi]!;
+      for (let i = offset; i < n; i++) if (!visit(b[i]!)) return;
     }
   }
 
@@ -124,7 +155,7 @@ export class SortedList {
     let offset = from.offset;
     for (let bi = from.block; bi < blocks.length && bi <= to.block; bi++, offset = 0) {
       const b = blocks[bi]!;
-      const end = bi === to.block ? to.offset : b.length;
+      const end = bi === to.block ? to.offset : this.sizes[bi]!;
       for (let i = offset; i < end; i++) visit(b[i]!);
     }
   }
@@ -136,11 +167,11 @@ export class SortedList {
     let i = from.offset - 1;
     if (bi >= blocks.length) {
       bi = blocks.length - 1;
-      i = (blocks[bi]?.length ?? 0) - 1;
+      i = (this.sizes[bi] ?? 0) - 1;
     }
     for (; bi >= 0; bi--) {
       const b = blocks[bi]!;
-      if (i >= b.length) i = b.length - 1;
+      if (i >= this.sizes[bi]!) i = this.sizes[bi]! - 1;
       for (; i >= 0; i--) if (!visit(b[i]!)) return;
       i = Number.MAX_SAFE_INTEGER;
     }
@@ -160,9 +191,8 @@ export class SortedList {
     let step = 1;
     let hi = lo;
     while (hi < blocks.length) {
-      const b = blocks[hi]!;
       probes++;
-      if (!inside(b[b.length - 1]!)) break;
+      if (!inside(blocks[hi]![this.sizes[hi]! - 1]!)) break;
       lo = hi + 1;
       hi += step;
       step *= 2;
@@ -170,9 +200,8 @@ export class SortedList {
     hi = Math.min(hi, blocks.length);
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const b = blocks[mid]!;
       probes++;
-      if (inside(b[b.length - 1]!)) lo = mid + 1;
+      if (inside(blocks[mid]![this.sizes[mid]! - 1]!)) lo = mid + 1;
       else hi = mid;
     }
     if (lo !== p.block) {
@@ -182,7 +211,7 @@ export class SortedList {
     if (lo >= blocks.length) return probes;
     const b = blocks[lo]!;
     let l = p.offset;
-    let h = b.length - 1; // the last element is not inside
+    let h = this.sizes[lo]! - 1; // the last element is not inside
     let s = 1;
     while (l + s < h) {
       probes++;
@@ -205,13 +234,15 @@ export class SortedList {
 
   /** The element at a position (undefined past the end). */
   at(p: Position): number | undefined {
-    return this.blocks[p.block]?.[p.offset];
+    return p.block < this.blocks.length && p.offset < this.sizes[p.block]!
+      ? this.blocks[p.block]![p.offset]
+      : undefined;
   }
 
   /** Moves a position to the next element. */
   step(p: Position): void {
     p.offset++;
-    if (p.offset >= this.blocks[p.block]!.length) {
+    if (p.offset >= this.sizes[p.block]!) {
       p.block++;
       p.offset = 0;
     }
@@ -226,8 +257,10 @@ export class SortedList {
     return { block: this.blocks.length, offset: 0 };
   }
 
-  /** Bytes held (estimate: 8 per entry, 64 per block). */
+  /** Bytes held (the blocks' room, and 96 a block). */
   bytes(): number {
-    return this.count * 8 + this.blocks.length * 64;
+    let b = 0;
+    for (const block of this.blocks) b += block.byteLength + 96;
+    return b;
   }
 }

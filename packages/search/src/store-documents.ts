@@ -1,3 +1,4 @@
+import { ownersOf } from './owners.ts';
 import { KEYS, LINK_TYPES, NO_SOURCE, type StoreState as Store } from './store-state.ts';
 import type { Terms } from './terms.ts';
 import type { IndexedProject } from './types.ts';
@@ -38,9 +39,21 @@ export function grow(st: Store, need: number) {
   st.sourceOf = s;
 }
 
-export function setDoc(st: Store, d: number, p: IndexedProject, tagNums: number[], terms: Terms) {
-  st.owners.set(d, st.projects[d]?.linkUrls, p.linkUrls);
-  st.projects[d] = p;
+/** Sets a document's fields; `old`: the project it held (a replace). */
+export function setDoc(
+  st: Store,
+  d: number,
+  p: IndexedProject,
+  tagNums: number[],
+  terms: Terms,
+  old?: IndexedProject,
+) {
+  const owners = ownersOf(p.linkUrls);
+  st.owners.set(d, st.ownersAt(d), owners);
+  // the slug's entry leaves before the record changes (doc-table.ts); the project put last has it
+  if (old && old.slug !== p.slug) st.bySlug.deleteDoc(old.slug, d);
+  st.text.set(d, { ...p, owners: owners.map((o) => o.name) });
+  st.bySlug.set(p.slug, d);
   st.status[d] = p.status === 'ARCHIVED' ? 2 : 1;
   let mask = 0;
   for (const t of p.linkTypes) mask |= 1 << LINK_TYPES.indexOf(t);
@@ -51,6 +64,7 @@ export function setDoc(st: Store, d: number, p: IndexedProject, tagNums: number[
     if (s === undefined) {
       s = st.sourceIds.size;
       st.sourceIds.set(p.source, s);
+      st.sourceNames[s] = p.source;
     }
     st.sourceOf[d] = s;
   }
@@ -63,21 +77,21 @@ export function setDoc(st: Store, d: number, p: IndexedProject, tagNums: number[
     st.keyAt[d * KEYS + k] = terms.keyAt[k]!;
     st.keyLen[d * KEYS + k] = terms.keyLen[k]!;
   }
-  const old = st.docTags.get(d);
+  const oldTags = st.docTags.get(d);
   const next = [...new Set(tagNums)];
-  for (const t of old) if (!next.includes(t)) st.tagDocs.delete(t, d);
-  for (const t of next) if (!old.includes(t)) st.tagDocs.add(t, d);
+  for (const t of oldTags) if (!next.includes(t)) st.tagDocs.delete(t, d);
+  for (const t of next) if (!oldTags.includes(t)) st.tagDocs.add(t, d);
   st.docTags.set(d, next);
 }
 
 export function stats(st: Store): { projects: number; tags: number; bytes: number } {
   const n = st.idNum.length;
-  let bytes = n * (8 * 3 + 4 + 3) + st.end * 8 * 6; // typed arrays, and the per-document slots of the plain arrays
+  let bytes = n * (8 * 3 + 4 + 3) + st.end * 8 * 3; // typed arrays, and the per-document slots of the plain arrays
   for (let d = 0; d < st.end; d++) {
-    if (!st.projects[d]) continue;
+    if (!st.isLive(d)) continue;
     bytes += 2 * (st.nameKey[d]!.length + st.keys[d]!.length) + 64 + 16;
-    bytes += 48; // docOf entry
   }
+  bytes += st.text.bytes() + st.docOf.bytes() + st.bySlug.bytes();
   bytes += st.vocab.bytes();
   bytes += st.latinName.bytes() + st.latinDesc.bytes() + st.cjkName.bytes() + st.cjkDesc.bytes();
   bytes += st.tagDocs.bytes() + st.docTags.bytes() + st.owners.bytes();

@@ -20,7 +20,7 @@ export function flushOrders(st: Store) {
   if (st.unordered.length === 0) return;
   if (st.unordered.length > st.live / 8) {
     const all: number[] = [];
-    for (let d = 0; d < st.end; d++) if (st.projects[d]) all.push(d);
+    for (let d = 0; d < st.end; d++) if (st.isLive(d)) all.push(d);
     resetOrders(st, all);
   } else for (const d of st.unordered) order(st, d);
   st.unordered = [];

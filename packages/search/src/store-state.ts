@@ -1,5 +1,7 @@
+import { DocTable } from './doc-table.ts';
 import { DocTags } from './doc-tags.ts';
-import { OwnerPostings } from './owners.ts';
+import { DocText } from './doc-text.ts';
+import { type Owner, OwnerPostings } from './owners.ts';
 import type { PairBuffer } from './pair-buffer.ts';
 import { Postings } from './postings.ts';
 import { SortedList } from './sorted-list.ts';
@@ -23,7 +25,8 @@ export const UNKNOWN_SOURCE = -2;
 
 export class StoreState {
   // per document (dense numbers; a removed project's number is reused)
-  projects: (IndexedProject | undefined)[] = [];
+  /** Each document's id, texts, link types and URLs (doc-text.ts): read back by projectAt. */
+  readonly text = new DocText();
   ids: string[] = [];
   idNum = new Float64Array(1024);
   status = new Uint8Array(1024);
@@ -38,7 +41,9 @@ export class StoreState {
   keyAt = new Uint16Array(1024 * KEYS);
   keyLen = new Uint16Array(1024 * KEYS);
   readonly docTags = new DocTags();
-  readonly docOf = new Map<string, number>();
+  /** Documents by id, and by slug (the project put last with a slug has it). */
+  readonly docOf = new DocTable((d) => this.ids[d]);
+  readonly bySlug = new DocTable((d) => this.text.field(d, 'slug'));
   free: number[] = [];
   end = 0;
   live = 0;
@@ -88,6 +93,8 @@ export class StoreState {
 
   // sources
   readonly sourceIds = new Map<string, number>();
+  /** The sources by number. */
+  sourceNames: string[] = [];
 
   // tags (numbers are not reused: tags are few)
   tags: (IndexedTag | undefined)[] = [];
@@ -105,6 +112,52 @@ export class StoreState {
   synonymOf = new Map<string, number>();
   synonymSets: string[][][] = [];
   synonymTokenCounts: number[] = [];
+
+  /** Whether document d is a project (status 0: a free number). */
+  isLive(d: number): boolean {
+    return this.status[d]! > 0;
+  }
+
+  /**
+   * Document d's project as it was put, but for its links' URLs (the store keeps the owners
+   * they name: ownersAt) and repeated tags; undefined when none.
+   */
+  projectAt(d: number): IndexedProject | undefined {
+    const f = this.isLive(d) ? this.text.fields(d) : undefined;
+    if (!f) return undefined;
+    const source = this.sourceOf[d]!;
+    return {
+      id: f.id,
+      name: f.name,
+      nameEn: f.nameEn,
+      slug: f.slug,
+      description: f.description,
+      descriptionEn: f.descriptionEn,
+      status: STATUSES[this.status[d]! - 1]!,
+      source: source === NO_SOURCE ? null : this.sourceNames[source]!,
+      createdAt: this.created[d]!,
+      updatedAt: this.updated[d]!,
+      tagIds: this.docTags.get(d).map((t) => this.tags[t]!.id),
+      linkTypes: f.linkTypes,
+    };
+  }
+
+  /** The owners document d's links name (owners.ts), in their order; none when it has no record. */
+  ownersAt(d: number): Owner[] {
+    const names = this.text.has(d) ? this.text.fields(d)!.owners : [];
+    return names.map((name) => ({ key: name.toLowerCase(), name }));
+  }
+
+  /**
+   * Every document's project by number, as a list (projectAt each: for tests and tools that
+   * read a few; the engine reads `text` and the typed arrays).
+   */
+  get projects(): readonly (IndexedProject | undefined)[] {
+    return new Proxy([] as (IndexedProject | undefined)[], {
+      get: (target, k) =>
+        typeof k === 'string' && /^\d+$/.test(k) ? this.projectAt(Number(k)) : Reflect.get(target, k),
+    });
+  }
 
   /** Compares the keys of two entries (d × KEYS + slot) by UTF-16 code units. */
   compareKey(a: number, b: number): number {

@@ -42,10 +42,16 @@ export class Store extends StoreState {
     setSynonyms(this, sets);
   }
 
-  /** A project as it was put, or undefined. */
+  /** A project as it was put (tags without repeats), or undefined. */
   project(id: string): IndexedProject | undefined {
     const d = this.docOf.get(id);
-    return d === undefined ? undefined : this.projects[d];
+    return d === undefined ? undefined : this.projectAt(d);
+  }
+
+  /** The id of the project with this slug (the one put last), or undefined. */
+  idOfSlug(slug: string): string | undefined {
+    const d = this.bySlug.get(slug);
+    return d === undefined ? undefined : this.ids[d];
   }
 
   tag(id: string): IndexedTag | undefined {
@@ -83,11 +89,24 @@ export class Store extends StoreState {
 
   /**
    * Takes the documents of a batch into the orders (one sort), and the new tokens into the
-   * vocabulary's order: a batch put ends with it, so that a query only reads.
+   * vocabulary's order: a batch put ends with it, so that a query only reads. The arrays grown
+   * by doubling give back their room.
    */
   prepare(): void {
     flushOrders(this);
     this.vocab.prepare();
+    // the room the build's doublings left, given back
+    this.text.trim();
+    for (const p of [
+      this.latinName,
+      this.latinDesc,
+      this.cjkName,
+      this.cjkDesc,
+      this.tagDocs,
+      this.keyPrefix,
+    ])
+      p.trim();
+    this.owners.docs.trim();
   }
 
   remove(projectIds: string[]): void {
@@ -95,13 +114,14 @@ export class Store extends StoreState {
     for (const id of projectIds) {
       const d = this.docOf.get(id);
       if (d === undefined) continue;
-      const p = this.projects[d]!;
+      const p = this.projectAt(d)!;
       unorder(this, d);
       unpost(this, d, termsOf(p));
-      this.owners.set(d, p.linkUrls, undefined);
+      this.owners.set(d, this.ownersAt(d), []);
       uncount(this, d);
-      this.docOf.delete(id);
-      this.projects[d] = undefined;
+      this.docOf.deleteDoc(id, d);
+      this.bySlug.deleteDoc(p.slug, d);
+      this.text.delete(d);
       this.status[d] = 0;
       this.docTags.set(d, []);
       this.nameKey[d] = '';
@@ -114,8 +134,8 @@ export class Store extends StoreState {
   private insert(p: IndexedProject, tagNums: number[], batch: boolean) {
     const d = this.free.pop() ?? this.end++;
     grow(this, this.end);
-    this.docOf.set(p.id, d);
     this.ids[d] = p.id;
+    this.docOf.set(p.id, d);
     this.idNum[d] = idNumber(p.id);
     this.live++;
     const terms = termsOf(p);
@@ -128,7 +148,7 @@ export class Store extends StoreState {
   }
 
   private replace(d: number, p: IndexedProject, tagNums: number[]) {
-    const old = this.projects[d]!;
+    const old = this.projectAt(d)!;
     const before = termsOf(old);
     const after = termsOf(p);
     // only the orders whose sort key changed are moved (an update moves updatedAt, rarely more):
@@ -142,7 +162,7 @@ export class Store extends StoreState {
     unorder(this, d, moved);
     uncount(this, d);
     diff(this, d, before, after);
-    setDoc(this, d, p, tagNums, after);
+    setDoc(this, d, p, tagNums, after, old);
     count(this, d);
     order(this, d, moved);
   }

@@ -1,4 +1,6 @@
+import { DocTable } from './doc-table.ts';
 import { CACHE_ENTRIES, TYPO_WALK_STEPS } from './limits.ts';
+import { Postings } from './postings.ts';
 import { SortedList } from './sorted-list.ts';
 import { PrefixDistance, prefixDistance } from './typo.ts';
 
@@ -31,9 +33,12 @@ interface Cached extends Expansion {
 
 export class Vocabulary {
   readonly strings: string[] = [];
-  private readonly ids = new Map<string, number>();
+  /** Tokens by text (a hash table of their numbers: doc-table.ts). */
+  private readonly ids = new DocTable((id) => this.strings[id]);
   private readonly sorted: SortedList;
-  private readonly trigrams = new Map<string, number[]>();
+  /** The tokens of each trigram (by its number in trigramIds), as posting lists. */
+  private readonly trigramIds = new Map<string, number>();
+  private readonly trigrams = new Postings();
   /** Expansions kept (CACHE_ENTRIES); each new token is checked against them, so writes do not empty it. */
   private readonly cache = new Map<string, Cached>();
   /** Tokens not yet in the sorted order (sorted when a query needs it: a build sorts once). */
@@ -66,9 +71,12 @@ export class Vocabulary {
     this.pending.push(id);
     for (let i = 0; i + 3 <= token.length; i++) {
       const g = token.slice(i, i + 3);
-      const list = this.trigrams.get(g);
-      if (!list) this.trigrams.set(g, [id]);
-      else if (list[list.length - 1] !== id) list.push(id);
+      let t = this.trigramIds.get(g);
+      if (t === undefined) {
+        t = this.trigramIds.size;
+        this.trigramIds.set(g, t);
+      }
+      this.trigrams.add(t, id);
     }
     // the cached expansions stay exact: each learns whether the new token matches it
     for (const c of this.cache.values()) {
@@ -87,6 +95,7 @@ export class Vocabulary {
   /** Puts the new tokens in order now (a build does, so that its first query does not). */
   prepare(): void {
     this.order();
+    this.trigrams.trim();
   }
 
   /** The sorted order, with the pending tokens in. */
@@ -125,16 +134,17 @@ export class Vocabulary {
 
   /** Tokens containing a term of 3+ characters. */
   private containing(term: string): number[] {
-    let rarest: number[] | undefined;
+    let rarest = -1;
     for (let i = 0; i + 3 <= term.length; i++) {
-      const list = this.trigrams.get(term.slice(i, i + 3));
-      if (!list) return [];
-      if (!rarest || list.length < rarest.length) rarest = list;
+      const t = this.trigramIds.get(term.slice(i, i + 3));
+      if (t === undefined) return [];
+      if (rarest < 0 || this.trigrams.size(t) < this.trigrams.size(rarest)) rarest = t;
     }
-    if (!rarest) return [];
+    if (rarest < 0) return [];
     const out: number[] = [];
     const s = this.strings;
-    for (const id of rarest) if (s[id]!.includes(term)) out.push(id);
+    const { docs, n } = this.trigrams.view(rarest);
+    for (let i = 0; i < n; i++) if (s[docs[i]!]!.includes(term)) out.push(docs[i]!);
     return out;
   }
 
@@ -219,9 +229,8 @@ export class Vocabulary {
 
   bytes(): number {
     let b = this.sorted.bytes() + this.pending.length * 8;
-    for (const t of this.strings) b += 24 + t.length * 2 + 48;
-    for (const list of this.trigrams.values()) b += 64 + list.length * 8;
-    return b;
+    for (const t of this.strings) b += 24 + t.length * 2;
+    return b + this.ids.bytes() + this.trigrams.bytes() + this.trigramIds.size * 64;
   }
 }
 

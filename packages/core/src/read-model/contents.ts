@@ -10,13 +10,12 @@ import { SearchIndex } from '@directory/search';
 import type { DetailCache } from './detail-cache.ts';
 
 /**
- * What the read model answers from: the search index, the slug of every project, and the
- * newest `updatedAt` (a later page of a walk leaves out projects written after its first).
- * Built from one snapshot (`buildContents`), then changed project by project (`applyRows`).
+ * What the read model answers from: the search index (which knows each project's slug too),
+ * and the newest `updatedAt` (a later page of a walk leaves out projects written after its
+ * first). Built from one snapshot (`buildContents`), then changed project by project (`applyRows`).
  */
 export interface Contents {
   index: SearchIndex;
-  slugs: Map<string, string>;
   maxUpdated: number;
 }
 
@@ -32,23 +31,19 @@ export interface BuiltContents extends Contents {
  */
 export async function buildContents(db: Kysely<Database>): Promise<BuiltContents> {
   const index = new SearchIndex();
-  const slugs = new Map<string, string>();
   let maxUpdated = 0;
   const { snapshot, synonyms } = await readModelSnapshot(
     db,
     (tags) => index.putTags(tags),
     (projects) => {
       index.put(projects, true);
-      for (const p of projects) {
-        slugs.set(p.slug, p.id);
-        if (p.updatedAt > maxUpdated) maxUpdated = p.updatedAt;
-      }
+      for (const p of projects) if (p.updatedAt > maxUpdated) maxUpdated = p.updatedAt;
     },
   );
   index.setSynonyms(synonyms.sets);
   // the documents of every batch into the sorted orders at once (one sort), before any query
   index.prepare();
-  return { index, slugs, maxUpdated, snapshot, synonyms };
+  return { index, maxUpdated, snapshot, synonyms };
 }
 
 /**
@@ -62,24 +57,17 @@ export function applyRows(
   projects: IndexedProjectRow[],
   tags: IndexedTagRow[],
 ) {
-  const { index, slugs } = contents;
+  const { index } = contents;
   putTags(index, details, tags);
   const found = new Set<string>();
   for (const p of projects) {
     found.add(p.id);
-    const old = index.project(p.id);
-    if (old && old.slug !== p.slug && slugs.get(old.slug) === p.id) slugs.delete(old.slug);
-    slugs.set(p.slug, p.id);
     if (p.updatedAt > contents.maxUpdated) contents.maxUpdated = p.updatedAt;
     details.invalidate(p.id);
   }
   index.put(projects);
   const gone = ids.filter((id) => !found.has(id));
-  for (const id of gone) {
-    const old = index.project(id);
-    if (old && slugs.get(old.slug) === id) slugs.delete(old.slug);
-    details.invalidate(id);
-  }
+  for (const id of gone) details.invalidate(id);
   index.remove(gone);
 }
 

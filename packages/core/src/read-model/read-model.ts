@@ -116,7 +116,6 @@ export class ReadModel {
   private readonly reads: ReadRouting;
   private readonly feed: FeedServices;
   private readonly warn: (message: string, err: unknown) => void;
-  private slugs = new Map<string, string>();
   private maxUpdated = 0;
   private readonly freshness = new Freshness();
   private readonly follower: FeedFollower;
@@ -192,7 +191,7 @@ export class ReadModel {
     await this.snapshots.save(
       (fn) => this.queue.exclusive(fn),
       () => ({
-        state: new ModelState(this.index, this.slugs),
+        state: new ModelState(this.index),
         horizon: this.freshness.horizon,
         synonymsVersion: this.synonymsVersion,
         maxUpdated: this.maxUpdated,
@@ -216,7 +215,6 @@ export class ReadModel {
       const { state, header } = loaded;
       const horizon = BigInt(header.horizon);
       this.index = state.index;
-      this.slugs = state.slugs;
       this.maxUpdated = header.maxUpdated;
       this.synonymsVersion = header.synonymsVersion;
       this.synonymsCheckedAt = 0;
@@ -291,7 +289,6 @@ export class ReadModel {
     const built = await buildContents(this.reads.current().db);
     this.index = built.index;
     this.version++;
-    this.slugs = built.slugs;
     this.maxUpdated = built.maxUpdated;
     this.synonymsVersion = built.synonyms.version;
     this.synonymsCheckedAt = Date.now();
@@ -358,7 +355,7 @@ export class ReadModel {
     // renamed or merged tags: read on the primary (at least as new as any change that named them)
     const curated = tagIds.size > 0 ? await readIndexedTags(this.db, [...tagIds]) : undefined;
     this.version++;
-    const contents = { index: this.index, slugs: this.slugs, maxUpdated: this.maxUpdated };
+    const contents = { index: this.index, maxUpdated: this.maxUpdated };
     if (read) applyRows(contents, this.details, reread, read.projects, read.tags);
     if (rows.length > 0) applyWrittenRows(contents, this.details, rows, tags);
     if (curated) applyCuratedTags(contents, this.details, curated);
@@ -478,7 +475,7 @@ export class ReadModel {
 
   /** The id of the project with this slug, if the model has it. */
   idOfSlug(slug: string): string | undefined {
-    return this.slugs.get(slug);
+    return this.index.idOfSlug(slug);
   }
 
   /** A later page of a walk leaves out projects written after its first page (see find-projects). */

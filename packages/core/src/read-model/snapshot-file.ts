@@ -5,7 +5,7 @@ import { readState, SearchIndex, snapshotFingerprint, writeState } from '@direct
 
 /*
  * The read model's snapshot on local disk (docs/search.md, "Restarts: the model's snapshot"):
- * the index and the slugs as they were at a position of the change feed, so that a process
+ * the index (and with it the slugs) as it was at a position of the change feed, so that a process
  * starting again reads them in seconds and follows the feed from there, instead of reading
  * every project from the database and building the index again.
  *
@@ -15,8 +15,8 @@ import { readState, SearchIndex, snapshotFingerprint, writeState } from '@direct
  */
 
 const MAGIC = Buffer.from('DIRMODL1', 'latin1');
-/** Bumped when what the read model keeps beside the index changes meaning. */
-export const SNAPSHOT_FORMAT = 1;
+/** Bumped when what the read model keeps beside the index changes meaning (2: the slugs are the index's). */
+export const SNAPSHOT_FORMAT = 2;
 export const SNAPSHOT_FILE = 'read-model.snapshot';
 
 export interface SnapshotHeader {
@@ -35,10 +35,7 @@ export interface SnapshotHeader {
 
 /** What is written after the header: read back into a fresh instance of this class. */
 export class ModelState {
-  constructor(
-    public index: SearchIndex,
-    public slugs: Map<string, string>,
-  ) {}
+  constructor(public index: SearchIndex) {}
 }
 
 /** Why a snapshot is not loaded; undefined when it may be. */
@@ -156,7 +153,7 @@ export function loadSnapshot(
     const header = readHeader(source);
     const reason = accept(header);
     if (reason) return { reason };
-    const state = new ModelState(new SearchIndex(), new Map());
+    const state = new ModelState(new SearchIndex());
     readState(source.read, state);
     return { state, header };
   } catch (err) {
