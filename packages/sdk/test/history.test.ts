@@ -161,6 +161,26 @@ describe('history in the SDK and the CLI', () => {
     expect(lines[2]).toMatch(/^1\s.*\s-$/);
   });
 
+  it('CLI: --summary is recorded (percent-encoded), and history has a SUMMARY column only when a revision of the page has one', async () => {
+    const raw = project();
+    const slug = slugOf(raw);
+    await createDirectoryClient({ baseUrl: server.baseUrl, apiKey: server.key }).projects.upsert({
+      projects: [raw as ProjectInput],
+    });
+    const before = await cli(['history', slug]);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout.split('\n')[0]).not.toContain('SUMMARY');
+    const why = '名字由编辑核对 (checked by hand)';
+    const locked = await cli(['lock', slug, 'name', '--summary', why]);
+    expect(locked.code, locked.stderr).toBe(0);
+    const after = await cli(['history', slug]);
+    expect(after.code, after.stderr).toBe(0);
+    const [head, newest, oldest] = after.stdout.split('\n');
+    expect(head).toMatch(/\sNAME\s+SUMMARY$/);
+    expect(newest).toMatch(new RegExp(`^2\\s.*updated\\s+lock\\s.*\\s${why.replace(/[()]/g, '\\$&')}$`));
+    expect(oldest).toMatch(/^1\s.*\s-$/);
+  });
+
   it('CLI: an answer it cannot read is a clean error, not a crash', async () => {
     const reply =
       (body: unknown, status = 200) =>

@@ -16,11 +16,13 @@ const EditPage = lazy(() => import('../features/edit/components/edit-page.tsx'))
 const WebhooksPage = lazy(() => import('../features/webhooks/components/webhooks-page.tsx'));
 const KeysPage = lazy(() => import('../features/keys/components/keys-page.tsx'));
 const SignInPage = lazy(() => import('../features/keys/components/sign-in-page.tsx'));
+const CurateTagsPage = lazy(() => import('../features/tags/components/curate-tags-page.tsx'));
 
 /** The page at `path`, and the section of the navigation it belongs to. */
 export function route(path: string): { page: ReactNode; section: string } {
   if (path === paths.search || path === SEARCH_ALIAS) return { page: <SearchPage />, section: 'search' };
   if (path === paths.tags) return { page: <TagsPage />, section: 'tags' };
+  if (path === paths.curateTags) return { page: <CurateTagsPage />, section: 'tags' };
   if (path === paths.queue) return { page: <QueuePage />, section: 'queue' };
   if (path === paths.changes) return { page: <ChangesPage />, section: 'changes' };
   if (path === paths.duplicates) return { page: <DuplicatesPage />, section: 'duplicates' };

@@ -17,9 +17,12 @@ export function ErrorNote({
   error,
   onRetry,
   shown,
+  message,
 }: {
   error: unknown;
   onRetry?: () => void;
+  /** What happened, as the page words it for this failure (else said by its kind). */
+  message?: string | undefined;
   /** Whether a detail is already said on its field (a form's): left out of the list. */
   shown?: (detail: string) => boolean;
 }) {
@@ -47,7 +50,7 @@ export function ErrorNote({
   const details = shown ? error.details.filter((d) => !shown(d)) : error.details;
   return (
     <div className="notice error" role="alert" data-status={error.status}>
-      <p>{t.errorKind[kind] ?? `${t.error} (${error.status})`}</p>
+      <p>{message ?? t.errorKind[kind] ?? `${t.error} (${error.status})`}</p>
       {details.length > 0 && (
         <ul className="error-details" lang="en" aria-label={t.errorDetail}>
           {details.slice(0, 5).map((d) => (

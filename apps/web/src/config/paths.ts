@@ -5,6 +5,8 @@
 export const paths = {
   search: '/',
   tags: '/tags',
+  /** Renaming and merging tags (a key with curate). */
+  curateTags: '/tags/curate',
   queue: '/queue',
   changes: '/changes',
   duplicates: '/duplicates',

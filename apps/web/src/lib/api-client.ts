@@ -31,10 +31,16 @@ const NO_TIMEOUT_MS = 2_147_483_647;
  * refetches after its writes). The SDK's methods take no AbortSignal, so the caller's goes to
  * `fetch` directly (its own is the per-attempt timer, which is off).
  */
-function client(key: string | null, signal: AbortSignal | undefined): DirectoryClient {
+function client(
+  key: string | null,
+  signal: AbortSignal | undefined,
+  summary: string | undefined,
+): DirectoryClient {
   return createDirectoryClient({
     baseUrl: window.location.origin,
     ...(key !== null && { apiKey: key }),
+    // why, as X-Directory-Summary (percent-encoded by the SDK when not plain ASCII)
+    ...(summary?.trim() && { summary: summary.trim() }),
     // TanStack Query decides what is asked again (app/provider.tsx).
     retries: 0,
     timeoutMs: NO_TIMEOUT_MS,
@@ -55,16 +61,17 @@ function toApiError(err: DirectoryError): ApiError {
 
 /**
  * Runs one SDK call. With `key`, the call sends the key of this tab (none entered: a 401 without
- * asking), and a key the server refuses is forgotten, so that the page asks again.
+ * asking), and a key the server refuses is forgotten, so that the page asks again. With `summary`
+ * (not blank), every write of the call records it on its revisions (docs/curation.md#edit-summaries).
  */
 export async function request<T>(
   call: (client: DirectoryClient) => Promise<T>,
-  options: { key?: boolean; signal?: AbortSignal | undefined } = {},
+  options: { key?: boolean; signal?: AbortSignal | undefined; summary?: string | undefined } = {},
 ): Promise<T> {
   const key = options.key ? apiKey.get() : null;
   if (options.key && !key) throw new ApiError(401, 'Unauthorized', ['No API key entered']);
   try {
-    return await call(client(key, options.signal));
+    return await call(client(key, options.signal, options.summary));
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (!(err instanceof DirectoryError)) throw err;

@@ -28,6 +28,21 @@ describe('field errors', () => {
       'links.2.url': { key: 'urlTooLong', max: 2048 },
     });
     expect(pathOf('Project "x" was merged into "y"')).toBeUndefined();
+    // the summary header is the summary field's; a tag rename's 409 names the tag with the name
+    expect(
+      Object.fromEntries(
+        fieldErrors([
+          'header X-Directory-Summary: Must be at most 500 characters',
+          'nameEn: tag "notes" is already named "Notes"; merge the two tags instead',
+          'header X-Directory-Actor: Must be at most 100 characters',
+        ]),
+      ),
+    ).toEqual({ summary: { key: 'tooLong', max: 500 }, nameEn: { key: 'tagNameTaken', slug: 'notes' } });
+    expect(
+      problemOf(
+        'Must not contain control, format, separator or invisible characters (such as bidi overrides, zero-width characters or Hangul fillers)',
+      ),
+    ).toEqual({ key: 'badText' });
     expect(problemOf('Expected something new')).toEqual({ key: 'invalid' });
   });
 
@@ -45,5 +60,10 @@ describe('field errors', () => {
     const inEn = fieldMessages(en, details);
     expect(inEn.get('content')).toBe('This field is not valid.');
     expect(inEn.get('name')).toBe('At most 200 characters.');
+    const taken = ['name: tag "bi-ji" is already named "笔记"; merge the two tags instead'];
+    expect(fieldMessages(zh, taken).get('name')).toBe('标签“bi-ji”已叫这个名字：请改为合并这两个标签。');
+    expect(fieldMessages(en, taken).get('name')).toBe(
+      'The tag "bi-ji" already has this name: merge the two tags instead.',
+    );
   });
 });

@@ -16,6 +16,7 @@ export type FieldProblem =
   | { key: 'listedTwice' }
   | { key: 'takenUrl'; slug: string }
   | { key: 'badText' }
+  | { key: 'tagNameTaken'; slug: string }
   | { key: 'invalid' };
 
 const RULES: [RegExp, (m: RegExpExecArray) => FieldProblem][] = [
@@ -32,8 +33,18 @@ const RULES: [RegExp, (m: RegExpExecArray) => FieldProblem][] = [
   [/^Invalid option: expected one of /, () => ({ key: 'badOption' })],
   [/^The url ".*" is listed twice$/, () => ({ key: 'listedTwice' })],
   [/^The url ".*" now belongs to project "([^"]+)"$/, (m) => ({ key: 'takenUrl', slug: m[1]! })],
-  [/^Must (not contain NUL|be well-formed Unicode)/, () => ({ key: 'badText' })],
+  [/^Must (not contain (NUL|control)|be well-formed Unicode)/, () => ({ key: 'badText' })],
+  // a header's limit (X-Directory-Summary): counted in characters
+  [/^Must be at most (\d+) characters$/, (m) => ({ key: 'tooLong', max: Number(m[1]) })],
+  // a tag rename's 409 (docs/curation.md#tags)
+  [
+    /^tag "([^"]+)" is already named ".*"; merge the two tags instead$/,
+    (m) => ({ key: 'tagNameTaken', slug: m[1]! }),
+  ],
 ];
+
+/** The header a form field sets, as a detail names it: its field's path. */
+const HEADER_FIELDS = new Map([['header X-Directory-Summary', 'summary']]);
 
 /** What one API message means to the console; `invalid` when it is not one it knows. */
 export function problemOf(message: string): FieldProblem {
@@ -44,11 +55,14 @@ export function problemOf(message: string): FieldProblem {
   return { key: 'invalid' };
 }
 
-/** The field path a detail names (`links.0.url` of `links.0.url: Invalid URL…`), if it names one. */
+/**
+ * The field path a detail names (`links.0.url` of `links.0.url: Invalid URL…`), if it names one;
+ * `summary` for the X-Directory-Summary header (the summary field sets it).
+ */
 export function pathOf(detail: string): string | undefined {
   const at = detail.indexOf(': ');
   const path = at > 0 ? detail.slice(0, at) : '';
-  return /^\w+(\.\w+)*$/.test(path) ? path : undefined;
+  return /^\w+(\.\w+)*$/.test(path) ? path : HEADER_FIELDS.get(path);
 }
 
 /** The details as field path → problem (the first one given for a path); details without a path are left out. */
@@ -57,7 +71,7 @@ export function fieldErrors(details: readonly string[]): Map<string, FieldProble
   for (const d of details) {
     const path = pathOf(d);
     if (path === undefined || out.has(path)) continue;
-    out.set(path, problemOf(d.slice(path.length + 2)));
+    out.set(path, problemOf(d.slice(d.indexOf(': ') + 2)));
   }
   return out;
 }

@@ -3,12 +3,14 @@ import { fieldErrorsEn } from './field-errors.en.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysEn } from './keys.en.ts';
 import { relatedEn } from './related.en.ts';
+import { tagCurationEn } from './tag-curation.en.ts';
 
 export const en = {
   ...curationEn,
   ...fieldErrorsEn,
   ...keysEn,
   ...relatedEn,
+  ...tagCurationEn,
   appName: 'Project Directory',
   skipToContent: 'Skip to content',
   nav: 'Main',

@@ -24,6 +24,8 @@ export const fieldErrorsEn = {
         return `This URL belongs to project "${p.slug}".`;
       case 'badText':
         return 'Contains characters that cannot be stored.';
+      case 'tagNameTaken':
+        return `The tag "${p.slug}" already has this name: merge the two tags instead.`;
       case 'invalid':
         return 'This field is not valid.';
     }

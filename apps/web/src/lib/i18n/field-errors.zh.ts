@@ -23,6 +23,8 @@ export const fieldErrorsZh: typeof fieldErrorsEn = {
         return `此网址属于项目“${p.slug}”。`;
       case 'badText':
         return '含有无法保存的字符。';
+      case 'tagNameTaken':
+        return `标签“${p.slug}”已叫这个名字：请改为合并这两个标签。`;
       case 'invalid':
         return '此项无效。';
     }

@@ -12,8 +12,10 @@ export const listDeleted = (cursor: string | null, signal?: AbortSignal) =>
     signal,
   });
 
-export const restoreProject = (id: string, links: 'fail' | 'skip' = 'fail') =>
-  request((client) => client.projects.restore({ id, links }), { key: true });
+// `summary` (each write's): why, recorded on its revisions (docs/curation.md#edit-summaries)
 
-export const mergeProject = (from: string, into: string) =>
-  request((client) => client.projects.merge({ slug: from, into }), { key: true });
+export const restoreProject = (id: string, links: 'fail' | 'skip' = 'fail', summary = '') =>
+  request((client) => client.projects.restore({ id, links }), { key: true, summary });
+
+export const mergeProject = (from: string, into: string, summary = '') =>
+  request((client) => client.projects.merge({ slug: from, into }), { key: true, summary });

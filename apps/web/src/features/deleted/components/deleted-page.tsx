@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { LinkConflict } from '../../../components/link-conflict.tsx';
+import { SummaryField, summaryShown } from '../../../components/summary-field.tsx';
 import { Time } from '../../../components/time.tsx';
 import { projectHref } from '../../../config/paths.ts';
 import { hasTakenLinks } from '../../../lib/api-details.ts';
@@ -69,11 +70,13 @@ function Item({ project, onRestored }: { project: DeletedProject; onRestored: (s
   const id = useId();
   const client = useQueryClient();
   const [asking, setAsking] = useState(false);
+  // why (optional), recorded on the restore's revision (and the merge's)
+  const [summary, setSummary] = useState('');
   const restore = useMutation({
     // "merge <owner> here": restored without the owner's links, then the owner merged into it
     mutationFn: async (how: { links?: 'skip'; mergeOwner?: string } = {}) => {
-      const reply = await restoreProject(project.id, how.mergeOwner ? 'skip' : how.links);
-      if (how.mergeOwner) await mergeProject(how.mergeOwner, reply.data.slug);
+      const reply = await restoreProject(project.id, how.mergeOwner ? 'skip' : how.links, summary);
+      if (how.mergeOwner) await mergeProject(how.mergeOwner, reply.data.slug, summary);
       return reply;
     },
     onSuccess: (reply) => {
@@ -107,6 +110,7 @@ function Item({ project, onRestored }: { project: DeletedProject; onRestored: (s
       ) : (
         <div className="confirm" role="alertdialog" aria-labelledby={`${id}-q`}>
           <p id={`${id}-q`}>{t.restoreConfirm(project.slug)}</p>
+          <SummaryField value={summary} onChange={setSummary} error={restore.error} />
           <button
             type="button"
             className="danger"
@@ -128,7 +132,9 @@ function Item({ project, onRestored }: { project: DeletedProject; onRestored: (s
           onMergeOwner={(owner) => restore.mutate({ mergeOwner: owner })}
         />
       )}
-      {restore.isError && !hasTakenLinks(restore.error) && <ErrorNote error={restore.error} />}
+      {restore.isError && !hasTakenLinks(restore.error) && (
+        <ErrorNote error={restore.error} shown={summaryShown} />
+      )}
     </article>
   );
 }

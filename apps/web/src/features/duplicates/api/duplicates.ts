@@ -16,8 +16,9 @@ export const listDuplicates = (cursor: string | null, signal?: AbortSignal) =>
 export const listDismissals = (signal?: AbortSignal) =>
   request((client) => client.projects.duplicates({ limit: 50, dismissed: true }), { key: true, signal });
 
-export const mergeProject = (slug: string, into: string) =>
-  request((client) => client.projects.merge({ slug, into }), { key: true });
+/** `summary`: why, recorded on the revisions of both projects (docs/curation.md#edit-summaries). */
+export const mergeProject = (slug: string, into: string, summary: string) =>
+  request((client) => client.projects.merge({ slug, into }), { key: true, summary });
 
 /** "Not duplicates": every pair of these projects is distinct. */
 export const dismiss = (slugs: string[]) =>

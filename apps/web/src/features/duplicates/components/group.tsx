@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
+import { SummaryField, summaryShown } from '../../../components/summary-field.tsx';
 import { Time } from '../../../components/time.tsx';
 import { projectHref } from '../../../config/paths.ts';
 import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
@@ -20,6 +21,8 @@ export function Group({ group, onDone }: { group: DuplicateGroup; onDone: (note:
   const id = useId();
   const [keep, setKeep] = useState(group.suggestedInto);
   const [asking, setAsking] = useState<string | null>(null);
+  // why (optional), recorded on the revisions of both projects
+  const [summary, setSummary] = useState('');
   const nameOf = (p: Member) => localName(lang, p.name, p.nameEn).filter(Boolean).join(' ');
   const kept = group.projects.find((p) => p.slug === keep) ?? group.projects[0]!;
   const refresh = () => {
@@ -27,7 +30,7 @@ export function Group({ group, onDone }: { group: DuplicateGroup; onDone: (note:
     void client.invalidateQueries({ queryKey: ['project'] });
   };
   const merge = useMutation({
-    mutationFn: (from: string) => mergeProject(from, keep),
+    mutationFn: (from: string) => mergeProject(from, keep, summary),
     onSuccess: (reply) => {
       setAsking(null);
       onDone(t.mergedNote(reply.data.merged.slug, reply.data.project.slug));
@@ -91,6 +94,7 @@ export function Group({ group, onDone }: { group: DuplicateGroup; onDone: (note:
             asking === p.slug ? (
               <div key={p.id} className="confirm" role="alertdialog" aria-labelledby={`${id}-${p.id}-q`}>
                 <p id={`${id}-${p.id}-q`}>{t.mergeConfirm(p.slug, keep)}</p>
+                <SummaryField value={summary} onChange={setSummary} error={merge.error} />
                 <button
                   type="button"
                   className="danger"
@@ -118,7 +122,7 @@ export function Group({ group, onDone }: { group: DuplicateGroup; onDone: (note:
           {t.notDuplicates(slugs.slice(0, -1).join(', '), slugs.at(-1)!)}
         </button>
       </div>
-      {merge.isError && <ErrorNote error={merge.error} />}
+      {merge.isError && <ErrorNote error={merge.error} shown={summaryShown} />}
       {distinct.isError && <ErrorNote error={distinct.error} />}
     </article>
   );

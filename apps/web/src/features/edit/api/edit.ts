@@ -12,8 +12,9 @@ export const getForEdit = async (slug: string, signal?: AbortSignal) => {
   return { project: reply.data, etag: reply.etag };
 };
 
-export const saveEdit = (slug: string, input: EditInput, ifMatch: string) =>
-  request((client) => client.projects.edit({ slug, ...input, ifMatch }), { key: true });
+/** `summary`: why, recorded on the revision (docs/curation.md#edit-summaries). */
+export const saveEdit = (slug: string, input: EditInput, ifMatch: string, summary: string) =>
+  request((client) => client.projects.edit({ slug, ...input, ifMatch }), { key: true, summary });
 
 /** Who made the project's latest revision, and when (a conflict names them). */
 export const latestRevision = async (slug: string) => {

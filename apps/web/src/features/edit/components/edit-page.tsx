@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
+import { SummaryField } from '../../../components/summary-field.tsx';
 import { paths, projectHref } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { fieldMessages, pathOf } from '../../../lib/field-errors.ts';
@@ -49,6 +50,8 @@ function Editor(props: { project: Project; etag: string }) {
   const [note, setNote] = useState<string | null>(null);
   const [stale, setStale] = useState<Stale | null>(null);
   const [asking, setAsking] = useState(false);
+  // why (optional): sent with each save, then cleared
+  const [summary, setSummary] = useState('');
   const slug = props.project.slug;
   // an edit this tab kept when a save was refused, unless the project now holds it
   const [kept, setKept] = useState<KeptDraft | null>(() => {
@@ -79,6 +82,7 @@ function Editor(props: { project: Project; etag: string }) {
         slug,
         over && 'draft' in over ? patchOf(over.base, over.draft) : patchOf(base, draft),
         over?.etag ?? etag,
+        summary,
       ),
     onSuccess: (reply) => {
       const saved = draftOf(reply.data);
@@ -86,6 +90,7 @@ function Editor(props: { project: Project; etag: string }) {
       setDraft(saved);
       setEtag(reply.etag);
       setStale(null);
+      setSummary('');
       setNote(t.savedNote(reply.revision));
       refreshed();
     },
@@ -143,6 +148,7 @@ function Editor(props: { project: Project; etag: string }) {
           locked={props.project.lock?.fields ?? []}
           errors={fieldErrors}
         />
+        <SummaryField value={summary} onChange={setSummary} error={save.error} />
         <p role="status" className="note">
           {note && (
             <>

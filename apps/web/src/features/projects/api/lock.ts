@@ -7,13 +7,13 @@ import { request } from '../../../lib/api-client.ts';
 export type LockField = LockFieldName;
 export { LOCK_FIELDS };
 
-export const lockProject = (slug: string, fields: LockField[], reason: string) =>
+// `summary`: why, recorded on the revision (docs/curation.md#edit-summaries)
+
+export const lockProject = (slug: string, fields: LockField[], reason: string, summary: string) =>
   request(
     (client) => client.projects.lock({ slug, fields, ...(reason.trim() && { reason: reason.trim() }) }),
-    {
-      key: true,
-    },
+    { key: true, summary },
   );
 
-export const unlockProject = (slug: string) =>
-  request((client) => client.projects.unlock({ slug }), { key: true });
+export const unlockProject = (slug: string, summary: string) =>
+  request((client) => client.projects.unlock({ slug }), { key: true, summary });

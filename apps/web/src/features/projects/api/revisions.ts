@@ -12,9 +12,15 @@ export const listRevisions = (slug: string, cursor: string | null, signal?: Abor
 export const getRevision = (slug: string, revision: number, signal?: AbortSignal) =>
   request((client) => client.projects.revision({ slug, revision }), { signal });
 
-export const revertProject = (slug: string, revision: number, links: 'fail' | 'skip' = 'fail') =>
-  request((client) => client.projects.revert({ slug, revision, links }), { key: true });
+// `summary` (each write's): why, recorded on its revisions (docs/curation.md#edit-summaries)
+
+export const revertProject = (
+  slug: string,
+  revision: number,
+  links: 'fail' | 'skip' = 'fail',
+  summary = '',
+) => request((client) => client.projects.revert({ slug, revision, links }), { key: true, summary });
 
 /** Merges `from` into `into` (a revert's "merge <owner> here"). */
-export const mergeProject = (from: string, into: string) =>
-  request((client) => client.projects.merge({ slug: from, into }), { key: true });
+export const mergeProject = (from: string, into: string, summary = '') =>
+  request((client) => client.projects.merge({ slug: from, into }), { key: true, summary });

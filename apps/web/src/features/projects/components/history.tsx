@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { LinkConflict } from '../../../components/link-conflict.tsx';
+import { SummaryField, summaryShown } from '../../../components/summary-field.tsx';
 import { Time } from '../../../components/time.tsx';
 import { hasTakenLinks } from '../../../lib/api-details.ts';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
@@ -84,14 +85,17 @@ function Timeline(props: {
   const id = useId();
   const client = useQueryClient();
   const [asking, setAsking] = useState<number | null>(null);
+  // why (optional), recorded on the revert's revision (and the merge's, for "merge <owner> here")
+  const [summary, setSummary] = useState('');
   const revert = useMutation({
     // "merge <owner> here" merges the owner of the links first, then reverts
     mutationFn: async (how: { n: number; links?: 'skip'; mergeFirst?: string }) => {
-      if (how.mergeFirst) await mergeProject(how.mergeFirst, props.slug);
-      return revertProject(props.slug, how.n, how.links);
+      if (how.mergeFirst) await mergeProject(how.mergeFirst, props.slug, summary);
+      return revertProject(props.slug, how.n, how.links, summary);
     },
     onSuccess: (reply, { n }) => {
       setAsking(null);
+      setSummary('');
       props.onReverted(n, reply.revision, reply.skipped.length);
       void client.invalidateQueries({ queryKey: ['revisions', props.slug] });
       void client.invalidateQueries({ queryKey: ['project', props.slug] });
@@ -150,6 +154,11 @@ function Timeline(props: {
                     <span className="badge warn-badge">{t.revisionWarning}</span> {t.revisionWarningWhy}
                   </div>
                 )}
+                {r.summary && (
+                  <div className="revision-summary">
+                    <span className="muted">{t.revisionSummary}</span> {r.summary}
+                  </div>
+                )}
               </td>
               <td>{r.source ?? <span className="muted">{t.none}</span>}</td>
               <td>
@@ -165,6 +174,7 @@ function Timeline(props: {
                   <KeyGate>
                     <div className="confirm" role="alertdialog" aria-labelledby={`${id}-${r.revision}-q`}>
                       <p id={`${id}-${r.revision}-q`}>{t.revertConfirm(r.revision)}</p>
+                      <SummaryField value={summary} onChange={setSummary} error={revert.error} />
                       <button
                         type="button"
                         className="danger"
@@ -184,7 +194,9 @@ function Timeline(props: {
                           onMergeOwner={(owner) => revert.mutate({ n: r.revision, mergeFirst: owner })}
                         />
                       )}
-                      {revert.isError && !hasTakenLinks(revert.error) && <ErrorNote error={revert.error} />}
+                      {revert.isError && !hasTakenLinks(revert.error) && (
+                        <ErrorNote error={revert.error} shown={summaryShown} />
+                      )}
                     </div>
                   </KeyGate>
                 )}

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
+import { SummaryField, summaryShown } from '../../../components/summary-field.tsx';
 import { Time } from '../../../components/time.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
 import { useCan } from '../../../lib/own-key.ts';
@@ -20,6 +21,8 @@ export function LockControl({ project }: { project: Project }) {
   const [fields, setFields] = useState<LockField[]>(lock?.fields ?? []);
   const [reason, setReason] = useState(lock?.reason ?? '');
   const [note, setNote] = useState<string | null>(null);
+  // why (optional), recorded on the lock's revision
+  const [summary, setSummary] = useState('');
   const done = (message: string) => {
     setOpen(false);
     setNote(message);
@@ -27,11 +30,11 @@ export function LockControl({ project }: { project: Project }) {
     void client.invalidateQueries({ queryKey: ['revisions', project.slug] });
   };
   const save = useMutation({
-    mutationFn: () => lockProject(project.slug, fields, reason),
+    mutationFn: () => lockProject(project.slug, fields, reason, summary),
     onSuccess: () => done(t.lockSaved),
   });
   const unlock = useMutation({
-    mutationFn: () => unlockProject(project.slug),
+    mutationFn: () => unlockProject(project.slug, summary),
     onSuccess: () => done(t.unlocked),
   });
   const label = (f: LockField) => t[`lockField_${f}`];
@@ -61,6 +64,7 @@ export function LockControl({ project }: { project: Project }) {
             onClick={() => {
               setFields(lock?.fields ?? []);
               setReason(lock?.reason ?? '');
+              setSummary('');
               setNote(null);
               setOpen(true);
             }}
@@ -113,6 +117,7 @@ export function LockControl({ project }: { project: Project }) {
               maxLength={500}
               onChange={(e) => setReason(e.target.value)}
             />
+            <SummaryField value={summary} onChange={setSummary} error={save.error ?? unlock.error} />
             <div className="row">
               <button type="submit" disabled={fields.length === 0 || save.isPending}>
                 {t.lockSave}
@@ -131,7 +136,9 @@ export function LockControl({ project }: { project: Project }) {
                 {t.cancel}
               </button>
             </div>
-            {(save.isError || unlock.isError) && <ErrorNote error={save.error ?? unlock.error} />}
+            {(save.isError || unlock.isError) && (
+              <ErrorNote error={save.error ?? unlock.error} shown={summaryShown} />
+            )}
           </form>
         </KeyGate>
       )}

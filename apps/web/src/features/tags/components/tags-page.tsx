@@ -2,8 +2,9 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { LoadMore } from '../../../components/load-more.tsx';
-import { searchHref, tagsHref } from '../../../config/paths.ts';
+import { paths, searchHref, tagsHref } from '../../../config/paths.ts';
 import { localName, useI18n } from '../../../lib/i18n/i18n.tsx';
+import { useCan } from '../../../lib/own-key.ts';
 import { Link, navigate, useLocation } from '../../../lib/router.tsx';
 import { findTags, type TagsReply } from '../api/find-tags.ts';
 
@@ -11,6 +12,8 @@ export function TagsPage() {
   const { t, lang } = useI18n();
   const { search } = useLocation();
   const id = useId();
+  // a key known to lack curate is not offered the curation page
+  const { can: canCurate } = useCan('curate');
   const sort = search.get('sort') === 'name' ? 'name' : 'count';
   const q = search.get('q')?.trim() ?? '';
   const [text, setText] = useState(q);
@@ -55,6 +58,11 @@ export function TagsPage() {
           </select>
         </div>
       </div>
+      {canCurate && (
+        <p className="curate-link">
+          <Link href={paths.curateTags}>{t.curateTagsLink}</Link>
+        </p>
+      )}
       {query.isError && <ErrorNote error={query.error} onRetry={() => query.refetch()} />}
       {query.isPending && <p className="muted">{t.loading}</p>}
       <ul className="tag-cloud">
