@@ -3,7 +3,16 @@
  * (docs/curation.md#editing-undo-without-dead-ends-duplicates-to-decide-on-webhooks-you-can-see): editing,
  * conflicts, duplicates, webhooks, errors.
  */
+import { tagCurationEn } from './tag-curation.en.ts';
+
 export const curationEn = {
+  // tag curation and the summary of a write
+  ...tagCurationEn,
+  // what a History row says besides its via and actor
+  mergedIn: (slugs: string) => `Merged in: ${slugs}`,
+  revisionWarning: 'May be wrong',
+  revisionWarningWhy:
+    "Found by its slug only, while its code host or website links differed from the stored project's: check that it is the same project.",
   // edit
   edit: 'Edit',
   editTitle: (name: string) => `Edit ${name}`,

@@ -1,6 +1,13 @@
 import type { curationEn } from './curation.en.ts';
+import { tagCurationZh } from './tag-curation.zh.ts';
 
 export const curationZh: typeof curationEn = {
+  ...tagCurationZh,
+  // what a History row says besides its via and actor
+  mergedIn: (slugs: string) => `并入：${slugs}`,
+  revisionWarning: '可能有误',
+  revisionWarningWhy:
+    '仅凭 slug 找到了该项目，而它的代码托管或官网链接与已存项目的不同：请确认是同一个项目。',
   edit: '编辑',
   editTitle: (name: string) => `编辑 ${name}`,
   editHelp: '可修改任一语言的任何字段；只提交你改动的部分。锁定不会阻止这里的编辑。',

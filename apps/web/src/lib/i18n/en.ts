@@ -3,14 +3,12 @@ import { fieldErrorsEn } from './field-errors.en.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysEn } from './keys.en.ts';
 import { relatedEn } from './related.en.ts';
-import { tagCurationEn } from './tag-curation.en.ts';
 
 export const en = {
   ...curationEn,
   ...fieldErrorsEn,
   ...keysEn,
   ...relatedEn,
-  ...tagCurationEn,
   appName: 'Project Directory',
   skipToContent: 'Skip to content',
   nav: 'Main',
@@ -175,10 +173,6 @@ export const en = {
   action_deleted: 'Deleted',
   via: 'by',
   actorNone: 'unknown',
-  mergedIn: (slugs: string) => `Merged in: ${slugs}`,
-  revisionWarning: 'May be wrong',
-  revisionWarningWhy:
-    "Found by its slug only, while its code host or website links differed from the stored project's: check that it is the same project.",
   compareFrom: 'From',
   compareTo: 'To',
   compareTitle: (from: number, to: number) => `Revision ${from} → revision ${to}`,

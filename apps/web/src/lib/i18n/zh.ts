@@ -4,14 +4,12 @@ import { fieldErrorsZh } from './field-errors.zh.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysZh } from './keys.zh.ts';
 import { relatedZh } from './related.zh.ts';
-import { tagCurationZh } from './tag-curation.zh.ts';
 
 export const zh: Messages = {
   ...curationZh,
   ...fieldErrorsZh,
   ...keysZh,
   ...relatedZh,
-  ...tagCurationZh,
   appName: '项目目录',
   skipToContent: '跳到正文',
   nav: '主导航',
@@ -164,10 +162,6 @@ export const zh: Messages = {
   action_deleted: '删除',
   via: '途径',
   actorNone: '未知',
-  mergedIn: (slugs: string) => `并入：${slugs}`,
-  revisionWarning: '可能有误',
-  revisionWarningWhy:
-    '仅凭 slug 找到了该项目，而它的代码托管或官网链接与已存项目的不同：请确认是同一个项目。',
   compareFrom: '从',
   compareTo: '到',
   compareTitle: (from, to) => `版本 ${from} → 版本 ${to}`,
