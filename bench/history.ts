@@ -101,7 +101,7 @@ export async function runHistoryBench(options: {
 
     // One project with 1,000 revisions.
     const deep = newProject('history-deep', 0) as ProjectInput;
-    const slug = (await write([deep], { via: 'upsert', actor: 'bench' }))[0]!.slug;
+    const slug = (await write([deep], { via: 'upsert', actor: 'bench' })).results[0]!.slug;
     for (let i = 1; i < 1000; i++)
       await write([{ ...deep, description: `${deep.description} (v${i})` }], {
         via: 'upsert',

@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { renderAs, renderJson } from './render-json.ts';
+import { Prerendered, renderJson } from './render-json.ts';
+
+/** A value with its fields and the bytes it says are its JSON. */
+class Fixed extends Prerendered {
+  readonly #bytes: () => Buffer;
+  constructor(fields: Record<string, unknown>, bytes: (self: Fixed) => Buffer) {
+    super();
+    Object.assign(this, fields);
+    this.#bytes = () => bytes(this);
+  }
+  jsonBytes(): Buffer {
+    return this.#bytes();
+  }
+}
 
 const text = (v: unknown) => renderJson(v).toString('utf8');
 
 describe('renderJson', () => {
-  it('writes the bytes of JSON.stringify for what is not registered', () => {
+  it('writes the bytes of JSON.stringify for what is not Prerendered', () => {
     const values: unknown[] = [
       { success: true, projects: [], total: 0, nextCursor: null },
       {
@@ -24,22 +37,23 @@ describe('renderJson', () => {
     for (const v of values) expect(text(v)).toBe(JSON.stringify(v));
   });
 
-  it('writes a registered object from its renderer, once', () => {
+  it('writes a Prerendered value from its bytes, not by serialising it', () => {
     let calls = 0;
-    const project = { id: 'p1', name: '通义千问', tags: [{ slug: 'llm' }] };
-    renderAs(project, () => {
+    const fields = { id: 'p1', name: '通义千问', tags: [{ slug: 'llm' }] };
+    const project = new Fixed(fields, () => {
       calls++;
-      return Buffer.from(JSON.stringify(project));
+      return Buffer.from(JSON.stringify(fields));
     });
-    const page = { success: true, projects: [project, project], total: 2 };
-    expect(text(page)).toBe(JSON.stringify(page));
-    expect(text({ data: project })).toBe(JSON.stringify({ data: project }));
+    const page = { success: true, projects: [project], total: 1 };
+    expect(text(page)).toBe(JSON.stringify({ ...page, projects: [fields] }));
+    // what every other reader sees of it: its own fields
+    expect(JSON.stringify(project)).toBe(JSON.stringify(fields));
     expect(calls).toBe(1);
   });
 
-  it('writes what the renderer gives, not the object (a renderer must be its JSON)', () => {
-    // this is why only objects nobody mutates may be registered
-    const item = renderAs({ id: 'x' }, () => Buffer.from('{"id":"y"}'));
+  it('writes what the value gives, not its fields (its bytes must be its JSON)', () => {
+    // this is why a Prerendered value's bytes must come from the same fields
+    const item = new Fixed({ id: 'x' }, () => Buffer.from('{"id":"y"}'));
     expect(text([item])).toBe('[{"id":"y"}]');
   });
 });

@@ -1,32 +1,22 @@
 /**
  * An answer's JSON as bytes, with parts rendered once and reused: a page of projects is mostly
  * the same twenty projects' fields, serialised and encoded for every request. `renderJson(v)`
- * gives exactly the bytes of `JSON.stringify(v)` in UTF-8, but an object registered with
- * `renderAs` is written from the bytes its renderer gives (computed once per object and kept
- * with it), instead of being serialised again.
+ * gives exactly the bytes of `JSON.stringify(v)` in UTF-8, but a part that is a `Prerendered`
+ * value is written from the bytes it gives (`jsonBytes()`) instead of being serialised again.
  *
- * What may be registered: an object nobody mutates, whose rendering is its JSON.stringify
- * (apps/server/test/read-outputs.test.ts compares the two on every shape the reads answer).
- * The read model's projects (its detail cache never changes an object; a newer version is
- * another object) and the list items built from them.
+ * The bytes travel in the answer itself: a procedure of the read model builds its list items
+ * as `Prerendered` values (projects/list-item.ts, from the JSON its detail cache keeps per
+ * project version: read-model/detail-cache.ts), returns them in its answer, and the REST
+ * adapter calls renderJson on that answer. tRPC hands the answer on as it is (trusted-output.ts:
+ * it is not parsed again, which would copy it into plain objects: correct, but serialised
+ * afresh). What a Prerendered value gives must be its JSON.stringify, which its own enumerable
+ * fields still give to every other reader (tRPC's JSON, tests);
+ * apps/server/test/read-outputs.test.ts compares the two on every shape the reads answer.
  */
 
-type Renderer = () => Buffer;
-
-const renderers = new WeakMap<object, Renderer | Buffer>();
-
-/** Registers how `value` renders (called at most once per object: the bytes are kept). */
-export function renderAs<T extends object>(value: T, render: Renderer): T {
-  renderers.set(value, render);
-  return value;
-}
-
-/** The bytes of a registered object, rendered now if they were not yet. */
-function bytesOf(value: object, entry: Renderer | Buffer): Buffer {
-  if (Buffer.isBuffer(entry)) return entry;
-  const bytes = entry();
-  renderers.set(value, bytes);
-  return bytes;
+/** A value that knows its JSON bytes: those of `JSON.stringify` of its own fields. */
+export abstract class Prerendered {
+  abstract jsonBytes(): Buffer;
 }
 
 const isPlain = (value: object) => {
@@ -35,7 +25,7 @@ const isPlain = (value: object) => {
 };
 
 /**
- * `Buffer.from(JSON.stringify(value))`, from the kept bytes of registered objects. Anything
+ * `Buffer.from(JSON.stringify(value))`, with Prerendered parts written from their bytes. Anything
  * that is not a plain object or array, or has `toJSON`, is left to JSON.stringify whole.
  */
 export function renderJson(value: unknown): Buffer {
@@ -47,10 +37,9 @@ export function renderJson(value: unknown): Buffer {
   };
   const walk = (v: unknown, inArray: boolean): void => {
     if (v !== null && typeof v === 'object') {
-      const entry = renderers.get(v);
-      if (entry !== undefined) {
+      if (v instanceof Prerendered) {
         flush();
-        parts.push(bytesOf(v, entry));
+        parts.push(v.jsonBytes());
         return;
       }
       if (Array.isArray(v)) {

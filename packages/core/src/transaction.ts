@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   currentTransactionWrites,
   type Database,
@@ -9,44 +8,41 @@ import {
   type Transaction,
 } from '@directory/db';
 
-/**
- * What a request committed, recorded by inTransaction while a request's store is active: the
- * transactions (their xids) and the project changes they wrote to the feed, and the projects
- * and tags an upsert wrote, as the read model indexes them (noteWrittenProjects). The read
- * model applies them before the request is answered (from the rows given, without reading
- * them back), and the response carries the position just after them (trpc.ts ownWrites).
- */
-export interface RequestWrites {
-  xids: string[];
-  /** With the xid of the transaction that wrote each. */
-  changes: (OwnProjectChange & { xid: string })[];
+/** The projects (and their tags) a write wrote, as the read model indexes them (services/upsert.ts). */
+export interface WrittenRows {
   projects: IndexedProjectRow[];
   tags: IndexedTagRow[];
-  /** The tags its tag.updated changes name (a rename, a merge): re-read. */
-  tagIds: string[];
-  /** The rows noted by the transaction attempt running now: kept only if it commits. */
-  attempt?: { projects: IndexedProjectRow[]; tags: IndexedTagRow[] } | undefined;
 }
 
-export const requestWrites = new AsyncLocalStorage<RequestWrites>();
-
-export const newRequestWrites = (): RequestWrites => ({
-  xids: [],
-  changes: [],
-  projects: [],
-  tags: [],
-  tagIds: [],
-});
-
 /**
- * Called by a write inside inTransaction with the projects (and their tags) as it wrote them:
- * they reach the read model if the transaction commits. Outside a request, nothing.
+ * What a request committed: the transactions (their xids) and the project changes they wrote
+ * to the feed, recorded by inTransaction when it is given the record; and the projects and
+ * tags an upsert wrote, as the read model indexes them, which the upsert returns and its caller
+ * adds once its transaction committed (`wrote`). trpc.ts's ownWrites makes one per write
+ * request and hands it to the procedure in its context (`ctx.writes`); the read model applies
+ * it before the request is answered (from the rows given, without reading them back), and the
+ * response carries the position just after it.
  */
-export function noteWrittenProjects(projects: IndexedProjectRow[], tags: IndexedTagRow[]): void {
-  const attempt = requestWrites.getStore()?.attempt;
-  if (!attempt) return;
-  attempt.projects.push(...projects);
-  attempt.tags.push(...tags);
+export class RequestWrites {
+  readonly xids: string[] = [];
+  /** With the xid of the transaction that wrote each. */
+  readonly changes: (OwnProjectChange & { xid: string })[] = [];
+  readonly projects: IndexedProjectRow[] = [];
+  readonly tags: IndexedTagRow[] = [];
+  /** The tags its tag.updated changes name (a rename, a merge): re-read. */
+  readonly tagIds: string[] = [];
+
+  /** The rows a committed transaction of this request wrote (never those of one that failed). */
+  wrote(rows: WrittenRows): void {
+    this.projects.push(...rows.projects);
+    this.tags.push(...rows.tags);
+  }
+}
+
+/** Where a transaction runs, and the request's record of what it commits (absent: none is kept). */
+export interface TransactionTarget {
+  db: Kysely<Database>;
+  writes?: RequestWrites | undefined;
 }
 
 // serialization_failure, deadlock_detected, unique_violation: outcomes of a race that a
@@ -54,18 +50,19 @@ export function noteWrittenProjects(projects: IndexedProjectRow[], tags: Indexed
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const ATTEMPTS = 4;
 
-/** Runs `fn` in a transaction, retrying it whole when it lost a race to another writer. */
+/**
+ * Runs `fn` in a transaction on `target.db`, retrying it whole when it lost a race to another
+ * writer; once it commits, its xid and feed changes go into `target.writes` when given.
+ */
 export async function inTransaction<T>(
-  db: Kysely<Database>,
+  target: TransactionTarget,
   fn: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
+  const writes = target.writes;
   for (let attempt = 1; ; attempt++) {
-    const writes = requestWrites.getStore();
-    const noted = { projects: [] as IndexedProjectRow[], tags: [] as IndexedTagRow[] };
     let own: Awaited<ReturnType<typeof currentTransactionWrites>> | undefined;
     try {
-      if (writes) writes.attempt = noted;
-      const result = await db.transaction().execute(async (trx) => {
+      const result = await target.db.transaction().execute(async (trx) => {
         const result = await fn(trx);
         if (writes) own = await currentTransactionWrites(trx);
         return result;
@@ -75,16 +72,12 @@ export async function inTransaction<T>(
         const xid = own.xid;
         for (const c of own.changes) writes.changes.push({ ...c, xid });
         writes.tagIds.push(...own.tagIds);
-        writes.projects.push(...noted.projects);
-        writes.tags.push(...noted.tags);
       }
       return result;
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw err;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-    } finally {
-      if (writes?.attempt === noted) writes.attempt = undefined;
     }
   }
 }

@@ -15,7 +15,7 @@ import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
 import type { QueueEvent } from './services/queue-signals.ts';
 import { requestKey, requestSummary } from './services/request-key.ts';
-import { newRequestWrites, requestWrites } from './transaction.ts';
+import { RequestWrites } from './transaction.ts';
 
 /**
  * The response header that tells which point of the change feed an answer reflects
@@ -70,6 +70,13 @@ export interface Context {
   sendWebhook?: ((url: string, body: string, headers: Record<string, string>) => Promise<number>) | undefined;
   /** This process's read model: the reads of projects and tags come from it. */
   readModel?: ReadModel | undefined;
+  /**
+   * What this request committed (transaction.ts): given to every write procedure by ownWrites
+   * below, which applies it to the read model before the answer; each procedure passes it to
+   * inTransaction (`inTransaction(ctx, …)`), and an upsert adds the rows it wrote. Absent: the
+   * writes are not recorded (no read model, or a query).
+   */
+  writes?: RequestWrites | undefined;
   /** Sets a response header (X-Directory-Position); transports without headers leave it out. */
   setHeader?: ((name: string, value: string) => void) | undefined;
 }
@@ -118,23 +125,24 @@ const requireReadableBody = t.middleware(({ ctx, next }) => {
 /**
  * A write is visible to the reads of the process that answered it before its answer is sent
  * (docs/search.md#how-it-is-served-a-read-model-in-every-process): the changes of the transactions it
- * committed are applied to the read model first, and the answer carries the position just after them.
+ * committed (the record `ctx.writes` it hands the procedure) are applied to the read model first, and the
+ * answer carries the position just after them.
  * Applying is best effort: if it fails, the change feed brings the same changes moments later.
  */
 const ownWrites = t.middleware(async ({ ctx, next, type }) => {
   if (type !== 'mutation' || !ctx.readModel) return next();
-  const store = newRequestWrites();
+  const writes = new RequestWrites();
   try {
-    return await requestWrites.run(store, () => next());
+    return await next({ ctx: { writes } });
   } finally {
-    if (store.xids.length > 0) {
+    if (writes.xids.length > 0) {
       try {
-        await ctx.readModel.applyOwn(store);
+        await ctx.readModel.applyOwn(writes);
       } catch {
         // the follower applies them from the feed
       }
       let last = 0n;
-      for (const xid of store.xids) if (BigInt(xid) > last) last = BigInt(xid);
+      for (const xid of writes.xids) if (BigInt(xid) > last) last = BigInt(xid);
       ctx.setHeader?.(POSITION_HEADER, encodePosition(last + 1n));
     }
   }

@@ -9,7 +9,9 @@ const ORIGINAL = Symbol('the output schema');
  * projects cost more than finding it. What stands in for the check per request is
  * apps/server/test/read-outputs.test.ts: it parses answers of every such procedure, over the
  * shapes they take, with the real schema (`checkedOutputOf`) and requires the parse to change
- * nothing. TypeScript checks the rest: the resolver must return the schema's type.
+ * nothing. TypeScript checks the rest: the resolver must return the schema's type. Since the
+ * answer is handed on as it is, its list items keep the JSON they carry (render-json.ts
+ * Prerendered), which the REST adapter writes; a parse would copy them into plain objects.
  *
  * tRPC takes the parse function of an output parser from its `parse`; the schema handed to it
  * is the real one with `parse` (and `parseAsync`) answering the value as it is. Everything

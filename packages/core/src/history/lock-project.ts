@@ -12,7 +12,7 @@ export const lockProject = keyedProcedure
   .mutation(async ({ ctx, input }) => {
     const actor = actorOf(ctx);
     const fields = input.fields === '*' ? LOCK_FIELDS : input.fields;
-    const { project, revision } = await inTransaction(ctx.db, (trx) =>
+    const { project, revision } = await inTransaction(ctx, (trx) =>
       writeLock(trx, input.slug, { fields, reason: input.reason ?? null }, actor),
     );
     return { success: true as const, data: project, revision };

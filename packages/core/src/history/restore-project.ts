@@ -18,7 +18,7 @@ export const restoreProject = keyedProcedure
     const actor = actorOf(ctx);
     // Two restores of one project: both insert its id; the second waits on the primary key,
     // fails with a unique violation, is retried whole and then finds the project live (409).
-    return inTransaction(ctx.db, async (trx) => {
+    return inTransaction(ctx, async (trx) => {
       const latest = await findLatestRevision(trx, input.id);
       if (!latest) throw notDeleted(input.id);
       if (latest.action !== 'deleted' || (await findProjectDetailsByIds(trx, [input.id])).length > 0)

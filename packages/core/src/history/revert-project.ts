@@ -22,7 +22,7 @@ export const revertProject = keyedProcedure
   .output(RevertProjectOutput)
   .mutation(async ({ ctx, input }) => {
     const actor = actorOf(ctx);
-    return inTransaction(ctx.db, async (trx) => {
+    return inTransaction(ctx, async (trx) => {
       const id = await findProjectIdBySlug(trx, input.slug);
       if (id === undefined) {
         const missing = await missingProject(trx, input.slug, 'write', projectNotFound(input.slug));

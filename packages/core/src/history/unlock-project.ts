@@ -10,8 +10,6 @@ export const unlockProject = keyedProcedure
   .output(UnlockProjectOutput)
   .mutation(async ({ ctx, input }) => {
     const actor = actorOf(ctx);
-    const { project, revision } = await inTransaction(ctx.db, (trx) =>
-      writeLock(trx, input.slug, null, actor),
-    );
+    const { project, revision } = await inTransaction(ctx, (trx) => writeLock(trx, input.slug, null, actor));
     return { success: true as const, data: project, revision };
   });

@@ -13,7 +13,7 @@ export const rotateKey = keyedProcedure
   .output(RotateKeyOutput)
   .mutation(async ({ ctx, input }) => {
     const key = newApiKey();
-    const row = await inTransaction(ctx.db, async (trx) => {
+    const row = await inTransaction(ctx, async (trx) => {
       // ends the old key (row-locked: two rotations of one key run one after the other)
       const ended = await endKey(trx, input.id, input.graceSeconds ?? 0);
       if (!ended) throw new AppError('NOT_FOUND', [`Key not found: ${input.id}`]);

@@ -16,7 +16,7 @@ export const deleteProject = keyedProcedure
     // The project is locked and read as it is, deleted, and its last revision (via "delete", the
     // body before the delete) stored, in one transaction
     // (docs/curation.md#history-revert-locks-and-restore).
-    const deleted = await inTransaction(ctx.db, async (trx) => {
+    const deleted = await inTransaction(ctx, async (trx) => {
       const id = await findProjectIdBySlug(trx, input.slug);
       const [before] = id === undefined ? [] : await findProjectDetailsByIds(trx, [id], true);
       if (!before) return undefined;

@@ -84,7 +84,7 @@ export const editProject = keyedProcedure
       const repeated = repeatedLinkUrlDetail({ links: input.links });
       if (repeated) throw new AppError('VALIDATION', [repeated]);
     }
-    const result = await inTransaction(ctx.db, async (trx) => {
+    const result = await inTransaction(ctx, async (trx) => {
       const id = await findProjectIdBySlug(trx, input.slug);
       if (id === undefined) throw await missingProject(trx, input.slug, 'write', projectNotFound(input.slug));
       const links = (input.links ?? []).map((l) => ({ id: '', type: l.type, url: l.url, title: null }));

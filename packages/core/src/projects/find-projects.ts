@@ -54,7 +54,7 @@ export const findProjects = publicProcedure
       facets: [...new Set(input.facets ?? [])],
     };
     const withContent = input.include === 'content';
-    // the search, the page's details and the answer in the read's turn (read-model.ts read)
+    // the search, the page's details and the answer in the read's turn (read-model/read.ts)
     return model.read(
       (index) => {
         // The walk's first page fixes asOf (what the model has when it is searched): later pages
@@ -69,7 +69,7 @@ export const findProjects = publicProcedure
       },
       ({ found, asOf, hits }, projects) => {
         const hasMore = found.hits.length > input.limit;
-        const byId = new Map(projects.map((p) => [p.id, p]));
+        const byId = new Map(projects.map((p) => [p.body.id, p]));
         const last = hits[hits.length - 1];
         return {
           success: true as const,

@@ -21,7 +21,7 @@ export const findRelatedProjects = publicProcedure
   .output(trustedOutput(FindRelatedProjectsOutput))
   .query(async ({ ctx, input }) => {
     const model = await readModelOf(ctx, input.minPosition);
-    // the search, the page's details and the answer in the read's turn (read-model.ts read)
+    // the search, the page's details and the answer in the read's turn (read-model/read.ts)
     const answer = await model.read(
       (index) => {
         const id = model.idOfSlug(input.slug);
@@ -30,7 +30,7 @@ export const findRelatedProjects = publicProcedure
       },
       (found, projects) => {
         if (!found) return undefined;
-        const byId = new Map(projects.map((p) => [p.id, p]));
+        const byId = new Map(projects.map((p) => [p.body.id, p]));
         return {
           success: true as const,
           projects: found.flatMap((hit) => {

@@ -32,7 +32,7 @@ export const getProject = publicProcedure
         const id = model.idOfSlug(input.slug);
         return { ids: id === undefined ? [] : [id], page: undefined };
       },
-      (_, [found]) => found,
+      (_, [found]) => found?.body,
     );
     if (project) return { success: true as const, data: project };
     const row = await findProjectDetailBySlug(readDbOf(ctx), input.slug);

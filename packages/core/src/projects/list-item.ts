@@ -1,5 +1,5 @@
-import type { ProjectBody } from '../read-model/detail-cache.ts';
-import { renderAs } from '../render-json.ts';
+import type { CachedProject, ProjectBody } from '../read-model/detail-cache.ts';
+import { Prerendered } from '../render-json.ts';
 import type { ProjectListItem } from './find-projects.types.ts';
 
 /** A list item's own fields: a list adds one of its own after them (`match`, `related`). */
@@ -7,39 +7,48 @@ type ListFields = Omit<ProjectListItem, 'match'>;
 
 /**
  * A project's list item without content or the list's own field, as JSON without its closing
- * brace: kept per project object (the read model's objects never change; a newer version is a
- * new object), so that a page of projects shown before is written from bytes, not serialised
- * again (GET /api/projects and GET /api/projects/{slug}/related share it).
+ * brace: what the detail cache keeps per project version (CachedProject.listPrefix), so that a
+ * page of projects shown before is written from bytes, not serialised again (GET /api/projects
+ * and GET /api/projects/{slug}/related share it).
  */
-const listPrefixes = new WeakMap<ProjectBody, Buffer>();
+const renderListPrefix = (p: ProjectBody): Buffer =>
+  Buffer.from(JSON.stringify(plainListItem(p, undefined, false)).slice(0, -1));
 
-function listPrefixOf(p: ProjectBody): Buffer {
-  let prefix = listPrefixes.get(p);
-  if (!prefix) {
-    const json = JSON.stringify(plainListItem(p, undefined, false));
-    prefix = Buffer.from(json.slice(0, -1));
-    listPrefixes.set(p, prefix);
+/**
+ * A list item that carries its JSON: its own fields are the item's (what JSON.stringify, tRPC
+ * and tests see), and `jsonBytes` (what renderJson writes) is the project's kept prefix and the
+ * list's own field after it.
+ */
+class ListItemJson extends Prerendered {
+  readonly #project: CachedProject;
+  readonly #extra: Record<string, unknown> | undefined;
+
+  constructor(project: CachedProject, extra: Record<string, unknown> | undefined) {
+    super();
+    this.#project = project;
+    this.#extra = extra;
   }
-  return prefix;
+
+  jsonBytes(): Buffer {
+    let tail = '';
+    for (const [key, value] of Object.entries(this.#extra ?? {}))
+      if (value !== undefined) tail += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+    return Buffer.concat([this.#project.listPrefix(renderListPrefix), Buffer.from(`${tail}}`)]);
+  }
 }
 
 /**
  * A project as a list shows it, with the list's own field (`{ match }`, `{ related }`) after
- * its fields; rendered from its kept prefix unless it shows content.
+ * its fields; carrying its JSON from the project's kept prefix unless it shows content.
  */
 export function listItem<E extends Record<string, unknown>>(
-  p: ProjectBody,
+  p: CachedProject,
   extra: E | undefined,
   withContent: boolean,
 ): ListFields & E {
-  const item = plainListItem(p, extra, withContent);
+  const item = plainListItem(p.body, extra, withContent);
   if (withContent) return item;
-  return renderAs(item, () => {
-    let tail = '';
-    for (const [key, value] of Object.entries(extra ?? {}))
-      if (value !== undefined) tail += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-    return Buffer.concat([listPrefixOf(p), Buffer.from(`${tail}}`)]);
-  });
+  return Object.assign(new ListItemJson(p, extra), item);
 }
 
 /** A project as a list shows it: its fields in the schema's order, content only when asked for. */

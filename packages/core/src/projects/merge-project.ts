@@ -11,8 +11,6 @@ export const mergeProject = keyedProcedure
   .output(MergeProjectOutput)
   .mutation(async ({ ctx, input }) => {
     const actor = actorOf(ctx);
-    const { project, merged } = await inTransaction(ctx.db, (trx) =>
-      merge(trx, input.slug, input.into, actor),
-    );
+    const { project, merged } = await inTransaction(ctx, (trx) => merge(trx, input.slug, input.into, actor));
     return { success: true as const, data: { project: toProject(project), merged } };
   });

@@ -20,7 +20,7 @@ export const upsertProjects = keyedProcedure
       else valid.push({ index, project });
     }
 
-    const batch = await upsertBatch(ctx.db, valid, how, (err) => ctx.reportError(err));
+    const batch = await upsertBatch(ctx, valid, how, (err) => ctx.reportError(err));
     const written = batch.written;
     errors.push(...batch.errors);
     // One entry per submitted item, in order

@@ -25,6 +25,25 @@ export interface ProjectBody {
 type Project = ProjectBody;
 
 /**
+ * A project as the detail cache gives it: its body (endpoint 2's data) and, once a list has
+ * shown it, its list item's JSON, which `listPrefix` renders the first time and keeps here. A
+ * newer version of the project is a new CachedProject, so the kept JSON is that of this body:
+ * rendered once per project version, and handed to whoever builds a list as part of the value
+ * (projects/list-item.ts), not looked up anywhere else.
+ */
+export class CachedProject {
+  private listJson: Buffer | undefined;
+
+  constructor(readonly body: ProjectBody) {}
+
+  /** The list item's JSON without its closing brace: `render`ed the first time, then kept. */
+  listPrefix(render: (body: ProjectBody) => Buffer): Buffer {
+    this.listJson ??= render(this.body);
+    return this.listJson;
+  }
+}
+
+/**
  * The projects of recent pages and GETs in the API's shape, within a byte budget
  * (READ_CACHE_MB): least recently used out first. An evicted or invalidated project is read
  * back by its id (the read model reads every miss of a page in one statement).
@@ -35,7 +54,7 @@ type Project = ProjectBody;
  * version than the model has applied.
  */
 export class DetailCache {
-  private readonly entries = new Map<string, { project: Project; bytes: number }>();
+  private readonly entries = new Map<string, { project: CachedProject; bytes: number }>();
   private bytes = 0;
   private epoch = 0;
   /** Invalidations since the oldest read in flight: id → epoch. */
@@ -48,7 +67,7 @@ export class DetailCache {
     return { projects: this.entries.size, bytes: this.bytes };
   }
 
-  get(id: string): Project | undefined {
+  get(id: string): CachedProject | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     // most recently used last
@@ -68,20 +87,27 @@ export class DetailCache {
     if (this.inFlight === 0) this.invalidated.clear();
   }
 
-  fill(project: Project, since: number): void {
-    if (since < this.clearedAt) return;
-    const at = this.invalidated.get(project.id);
-    if (at !== undefined && at > since) return;
-    const bytes = approximateBytes(project);
-    if (bytes > this.budget) return;
-    this.remove(project.id);
-    this.entries.set(project.id, { project, bytes });
+  /**
+   * A project read from the database by a read that began at epoch `since`: kept unless it
+   * was invalidated (or the cache cleared) since, or exceeds the budget alone. Returned either
+   * way, for the read that asked for it.
+   */
+  fill(body: Project, since: number): CachedProject {
+    const project = new CachedProject(body);
+    if (since < this.clearedAt) return project;
+    const at = this.invalidated.get(body.id);
+    if (at !== undefined && at > since) return project;
+    const bytes = approximateBytes(body);
+    if (bytes > this.budget) return project;
+    this.remove(body.id);
+    this.entries.set(body.id, { project, bytes });
     this.bytes += bytes;
     for (const [id, entry] of this.entries) {
       if (this.bytes <= this.budget) break;
       this.entries.delete(id);
       this.bytes -= entry.bytes;
     }
+    return project;
   }
 
   invalidate(id: string): void {
@@ -117,6 +143,6 @@ export function approximateBytes(p: Project): number {
   for (const l of p.links) n += 120 + strBytes(l.url) + strBytes(l.title);
   n += 48 * p.tags.length;
   // …and once more for its list item's JSON, kept with it once a page has shown it
-  // (find-projects.ts, render-json.ts); content is not in a list item
+  // (CachedProject.listPrefix); content is not in a list item
   return 2 * n + strBytes(p.content) + strBytes(p.contentEn);
 }

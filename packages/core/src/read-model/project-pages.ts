@@ -1,6 +1,6 @@
 import { type Database, findProjectDetailsByIds, type Kysely } from '@directory/db';
 import { toProject } from '../schemas/project.ts';
-import type { DetailCache, ProjectBody as Project } from './detail-cache.ts';
+import type { CachedProject, DetailCache } from './detail-cache.ts';
 
 /**
  * The projects of a page in the API's shape, in the order of `ids`, from the detail cache (and
@@ -10,9 +10,9 @@ import type { DetailCache, ProjectBody as Project } from './detail-cache.ts';
 export function cachedProjects(
   details: DetailCache,
   ids: string[],
-  loaded?: Map<string, Project>,
-): { projects: Project[]; missing: string[] } {
-  const projects: Project[] = [];
+  loaded?: Map<string, CachedProject>,
+): { projects: CachedProject[]; missing: string[] } {
+  const projects: CachedProject[] = [];
   const missing: string[] = [];
   for (const id of ids) {
     const p = details.get(id) ?? loaded?.get(id);
@@ -27,13 +27,11 @@ export async function loadProjects(
   db: Kysely<Database>,
   details: DetailCache,
   ids: string[],
-): Promise<Map<string, Project>> {
+): Promise<Map<string, CachedProject>> {
   const since = details.begin();
   try {
     const rows = await findProjectDetailsByIds(db, ids);
-    const byId = new Map(rows.map((r) => [r.id, toProject(r)]));
-    for (const p of byId.values()) details.fill(p, since);
-    return byId;
+    return new Map(rows.map((r) => [r.id, details.fill(toProject(r), since)]));
   } finally {
     details.end();
   }

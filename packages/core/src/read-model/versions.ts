@@ -1,5 +1,5 @@
 /**
- * Per project, the newest change id the read model has applied (read-model.ts, "Versions"):
+ * Per project, the newest change id the read model has applied (apply.ts, "Versions"):
  * a change at or below it is skipped, its project already re-read at least as new.
  *
  * Bounded by the feed, not by time: an entry is kept while a change it would skip may still
@@ -11,7 +11,7 @@
  * begun after that gives the closed generation its bound, that read's xmax; once the horizon
  * (a complete read's xmin: every transaction below it read and applied) reaches the bound, no
  * change the generation would skip can come from the feed again, and the generation is
- * dropped. An own write's row (read-model.ts applyOwn) whose transaction is below the horizon
+ * dropped. An own write's row (apply.ts applyOwn) whose transaction is below the horizon
  * is not applied: the follower has re-read its project already, at least as new. So the map
  * holds the projects changed since the last two or three reads of the feed (a read every
  * second when idle, at once under writes), more only while an old transaction holds the

@@ -1,8 +1,8 @@
-import { type Database, isDatabaseUnavailable, type Kysely } from '@directory/db';
+import { isDatabaseUnavailable } from '@directory/db';
 import type { RevisionContext } from '../domain/revision-context.ts';
 import { AppError } from '../errors.ts';
 import type { ProjectInput } from '../schemas/project.ts';
-import { inTransaction } from '../transaction.ts';
+import { inTransaction, type TransactionTarget } from '../transaction.ts';
 import { type UpsertResult, upsertInOrder, upsertProject } from './upsert.ts';
 
 export type ItemError = { index: number; name: string; error: string };
@@ -18,20 +18,22 @@ const failsRequest = (err: unknown) => err instanceof AppError || isDatabaseUnav
  * ones.
  */
 export async function upsertBatch(
-  db: Kysely<Database>,
+  target: TransactionTarget,
   items: readonly { index: number; project: ProjectInput }[],
   how: RevisionContext,
   reportError: (err: unknown) => string,
 ): Promise<{ written: (UpsertResult | undefined)[]; errors: ItemError[] }> {
   try {
-    const written = await inTransaction(db, (trx) =>
+    const { results, rows } = await inTransaction(target, (trx) =>
       upsertInOrder(
         trx,
         items.map((v) => v.project),
         how,
       ),
     );
-    return { written, errors: [] };
+    // committed: the read model of this process gets the rows as written (transaction.ts)
+    target.writes?.wrote(rows);
+    return { written: results, errors: [] };
   } catch (err) {
     if (failsRequest(err)) throw err;
     // Logged: the set-based write is expected to succeed whenever the items one by one do.
@@ -41,7 +43,9 @@ export async function upsertBatch(
   const errors: ItemError[] = [];
   for (const { index, project } of items) {
     try {
-      written.push(await inTransaction(db, (trx) => upsertProject(trx, project, how)));
+      const { result, rows } = await inTransaction(target, (trx) => upsertProject(trx, project, how));
+      target.writes?.wrote(rows);
+      written.push(result);
     } catch (err) {
       if (failsRequest(err)) throw err;
       written.push(undefined);

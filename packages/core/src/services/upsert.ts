@@ -22,7 +22,7 @@ import { fallbackSlug } from '../domain/slug.ts';
 import { upsertWarnings } from '../domain/upsert-warnings.ts';
 import { urlKey } from '../domain/url-key.ts';
 import { type LockField, lockOf, type Project, type ProjectInput } from '../schemas/project.ts';
-import { noteWrittenProjects } from '../transaction.ts';
+import type { WrittenRows } from '../transaction.ts';
 import { revisionOfBody } from './revisions.ts';
 import { projectTagsOf, resolveTags, tagLookupsOf } from './tags.ts';
 
@@ -82,14 +82,15 @@ const isoOfMicros = (micros: bigint): string => new Date(Number(micros / 1000n))
  * Round trips: one for the locks, the stored tags and the transaction's time; then
  * per run one to identify the projects (with their stored links and tags) and one that writes
  * them, their links and tags and their revisions. The revision bodies are built here from what
- * the write holds, not read back; the read model of this process gets the written rows too
- * (noteWrittenProjects), so that it does not read them back either.
+ * the write holds, not read back; the written projects are returned as the read model indexes
+ * them too (`rows`: the caller adds them to the request's record once the transaction commits,
+ * transaction.ts), so that it does not read them back either.
  */
 export async function upsertInOrder(
   trx: Kysely<Database>,
   inputs: ProjectInput[],
   how: RevisionContext,
-): Promise<UpsertResult[]> {
+): Promise<{ results: UpsertResult[]; rows: WrittenRows }> {
   const items = inputs.map((input, position) => {
     const keys = identityKeys(input);
     return { input, position, keys, lockKeys: identityLockKeys(keys) };
@@ -250,8 +251,7 @@ export async function upsertInOrder(
       });
     }
   }
-  noteWrittenProjects(indexed, [...tagsOfIndexed.values()]);
-  return results;
+  return { results, rows: { projects: indexed, tags: [...tagsOfIndexed.values()] } };
 }
 
 /** One input: a batch of one. */
@@ -259,7 +259,7 @@ export async function upsertProject(
   trx: Kysely<Database>,
   input: ProjectInput,
   how: RevisionContext,
-): Promise<UpsertResult> {
-  const [result] = await upsertInOrder(trx, [input], how);
-  return result!;
+): Promise<{ result: UpsertResult; rows: WrittenRows }> {
+  const { results, rows } = await upsertInOrder(trx, [input], how);
+  return { result: results[0]!, rows };
 }

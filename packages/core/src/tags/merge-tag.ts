@@ -10,6 +10,6 @@ export const mergeTag = keyedProcedure
   .output(MergeTagOutput)
   .mutation(async ({ ctx, input }) => {
     const actor = actorOf(ctx);
-    const result = await inTransaction(ctx.db, (trx) => merge(trx, input.slug, input.into, actor));
+    const result = await inTransaction(ctx, (trx) => merge(trx, input.slug, input.into, actor));
     return { success: true as const, ...result };
   });

@@ -8,6 +8,6 @@ export const renameTag = keyedProcedure
   .input(RenameTagInput)
   .output(RenameTagOutput)
   .mutation(async ({ ctx, input }) => {
-    const tag = await inTransaction(ctx.db, (trx) => rename(trx, input.slug, input));
+    const tag = await inTransaction(ctx, (trx) => rename(trx, input.slug, input));
     return { success: true as const, tag };
   });

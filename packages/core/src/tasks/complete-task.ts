@@ -11,7 +11,7 @@ export const completeTask = keyedProcedure
   .output(CompleteTaskOutput)
   .mutation(async ({ ctx, input }) => {
     const started = performance.now();
-    const outcome = await completeTaskWithProject(ctx.db, {
+    const outcome = await completeTaskWithProject(ctx, {
       id: input.id,
       explorationData: input.explorationData,
       leaseToken: input.leaseToken,

@@ -1,0 +1,73 @@
+import { type Database, type Kysely, readSynonyms, readSynonymsVersion } from '@directory/db';
+import { buildContents } from './contents.ts';
+import type { FeedFollower } from './follow.ts';
+import type { Held } from './held.ts';
+import type { Snapshots } from './snapshots.ts';
+
+/*
+ * How the read model gets its contents whole (docs/search.md#how-it-is-served-a-read-model-in-every-process):
+ * built from one REPEATABLE READ snapshot of the database (contents.ts), or loaded from its
+ * snapshot on local disk (snapshots.ts, docs/search.md#restarts-the-models-snapshot) and
+ * brought up to date by the feed. Either way the follower then reads the feed from where the
+ * contents are (follow.ts). And the synonyms, which are read whole too.
+ */
+
+const SYNONYMS_CHECK_MS = 500;
+
+/**
+ * Builds the contents from the database: every tag and project of one snapshot; the feed is
+ * then read from the snapshot's xmin on (a change whose transaction it saw is skipped).
+ */
+export async function buildFromDatabase(
+  held: Held,
+  db: Kysely<Database>,
+  follower: FeedFollower,
+): Promise<void> {
+  const built = await buildContents(db);
+  held.replace(built, built.synonyms.version, built.snapshot, built.snapshot.xmin);
+  held.synonymsCheckedAt = Date.now();
+  follower.startAt(built.snapshot);
+}
+
+/**
+ * Loads the snapshot on disk, when there is one the model may use, and follows the feed from
+ * its horizon until caught up. Answers whether the model is ready from it: false when there
+ * was none, when the model stopped, or when the follower built afresh meanwhile (the feed no
+ * longer reached back to the snapshot's horizon: `builtMeanwhile`).
+ */
+export async function restoreFromSnapshot(
+  held: Held,
+  snapshots: Snapshots,
+  follower: FeedFollower,
+  done: { stopped: () => boolean; builtMeanwhile: () => boolean },
+): Promise<boolean> {
+  const loaded = await snapshots.load();
+  if (!loaded || done.stopped()) return false;
+  const { state, header } = loaded;
+  const horizon = BigInt(header.horizon);
+  held.replace(
+    { index: state.index, maxUpdated: header.maxUpdated },
+    header.synonymsVersion,
+    undefined,
+    horizon,
+  );
+  held.synonymsCheckedAt = 0;
+  follower.startAt({ xmin: horizon, xmax: horizon, xip: [] });
+  for (;;) {
+    const wait = await follower.followOnce();
+    if (done.builtMeanwhile() || wait > 0 || done.stopped()) break;
+  }
+  return !done.builtMeanwhile() && !done.stopped();
+}
+
+/** Re-reads the synonyms when they changed (looked at every half second, or now: `force`). */
+export async function checkSynonyms(held: Held, db: Kysely<Database>, force: boolean): Promise<void> {
+  if (!force && Date.now() - held.synonymsCheckedAt < SYNONYMS_CHECK_MS) return;
+  held.synonymsCheckedAt = Date.now();
+  const version = await readSynonymsVersion(db);
+  if (version === held.synonymsVersion) return;
+  const synonyms = await readSynonyms(db);
+  held.index.setSynonyms(synonyms.sets);
+  held.synonymsVersion = synonyms.version;
+  held.version++;
+}
