@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import { createServer, type Server, STATUS_CODES } from 'node:http';
 import { appRouter } from '@directory/core';
 import {
   AppError,
@@ -18,6 +17,9 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type pg from 'pg';
 import { docsRouter } from './docs.ts';
+
+export { createHttpServer, type HttpTimeouts } from './http-server.ts';
+
 import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limit.ts';
@@ -279,57 +281,8 @@ export function createApp(options: AppOptions): express.Express {
   return app;
 }
 
-/**
- * The HTTP server of an app. Requests Node's parser refuses before they reach Express
- * (headers over its size limit, broken request lines) are answered in the envelope too.
- */
-export interface HttpTimeouts {
-  requestTimeoutMs: number;
-  headersTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-}
-
 /** Trust-proxy values as Express reads them: true/false, a hop count, or addresses/subnet names. */
 function trustProxySetting(value: string): boolean | number | string {
   if (value === 'true' || value === 'false') return value === 'true';
   return /^\d+$/.test(value) ? Number(value) : value;
-}
-
-/**
- * Node's parser refuses a request target with raw non-ASCII bytes or spaces (curl sends
- * `?q=通义` as it is typed), even with insecureHTTPParser, before any route sees it; parsing such
- * a request line by hand would mean a second HTTP parser. So it is refused, saying how to send it.
- */
-const INVALID_TARGET =
-  'request: The URL must be ASCII: percent-encode other characters and spaces in the path and ' +
-  "query (q=%E9%80%9A%E4%B9%89 for q=通义; curl -G --data-urlencode 'q=通义' <url>/api/projects does it)";
-
-export function createHttpServer(app: express.Express, timeouts?: HttpTimeouts): Server {
-  // Node looks for requests over their time every connectionsCheckingInterval (30 s by
-  // default, coarser than the timeouts themselves).
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
-  if (timeouts) {
-    // A client that never finishes sending its request gets a 408 and loses the connection.
-    server.requestTimeout = timeouts.requestTimeoutMs;
-    server.headersTimeout = timeouts.headersTimeoutMs;
-    server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
-  }
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const error =
-      err.code === 'HPE_HEADER_OVERFLOW'
-        ? new AppError('HEADERS_TOO_LARGE', ['headers: The request line and headers must be at most 16 KB'])
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? new AppError('REQUEST_TIMEOUT', ['request: The request was not received in time'])
-          : err.code === 'HPE_INVALID_URL'
-            ? new AppError('VALIDATION', [INVALID_TARGET])
-            : new AppError('VALIDATION', ['request: Malformed HTTP request']);
-    const body = JSON.stringify(error.body);
-    socket.end(
-      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Connection: close\r\n\r\n${body}`,
-    );
-  });
-  return server;
 }
