@@ -1,7 +1,7 @@
 import { relevancePage } from './bucket-sort.ts';
 import { QueryCaches } from './caches.ts';
 import { SearchContext } from './context.ts';
-import { facetPass, maintainedFacets } from './facets.ts';
+import { countFacets } from './facets.ts';
 import { type CompiledFilters, compileFilters, filterSet, noFilters } from './filters.ts';
 import { MAX_QUERY_TERMS } from './limits.ts';
 import { type Matched, match } from './matching.ts';
@@ -166,26 +166,7 @@ function searchPage(
   const all = matched.union;
   // facets count the matches before the filters (each facet ignores its own)
   let facets: ProjectFacets | undefined;
-  if (facetNames.length > 0) {
-    // the list only when the facets are counted a document at a time
-    const n = all.count();
-    let list: Uint32Array | undefined;
-    const listed = () => {
-      if (!list) {
-        list = cx.docList(n);
-        all.toList(list);
-      }
-      return list;
-    };
-    facets = facetPass(cx, f, facetNames, {
-      n,
-      get list() {
-        return listed();
-      },
-      has: (d) => all.has(d),
-      bits: all,
-    });
-  }
+  if (facetNames.length > 0) facets = countFacets(cx, f, facetNames, all);
   if (!noFilters(f)) matched.restrict(filterSet(cx, f, all));
   const total = matched.union.count();
   const tiers = keyTiers(cx, m, matched);
@@ -224,8 +205,7 @@ function listPage(
   );
   const total = passing ? passing.count() : ix.live;
   let facets: ProjectFacets | undefined;
-  if (facetNames.length > 0)
-    facets = passing ? facetPass(cx, f, facetNames, undefined) : maintainedFacets(cx, facetNames);
+  if (facetNames.length > 0) facets = countFacets(cx, f, facetNames, undefined);
   return {
     hits: page.map((d) => ({ id: ix.ids[d]!, key: keyOf(ix, query.sort, d) })),
     total,
