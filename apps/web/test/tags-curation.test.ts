@@ -202,6 +202,37 @@ describe('tags curated and writes explained, in the web console (Chromium)', () 
     await page.context().close();
   });
 
+  it('sends the summary of a lock and of a restore', async (ctx) => {
+    if (!browser) return ctx.skip(MISSING);
+    const page = await open(`/projects/${slug('4')}`, { locale: 'en-US' });
+    await page.getByRole('button', { name: 'Change lock…' }).click();
+    await enterKey(page);
+    const form = page.locator('.lock-form');
+    await form.getByLabel('Chinese name').check();
+    await form.getByLabel('Summary (optional)').fill('named by the editors');
+    await form.getByRole('button', { name: 'Save lock' }).click();
+    await page.locator('[data-lock="name"]').waitFor(WAIT);
+    const locked = (await s.call('GET', `/api/projects/${slug('4')}/revisions`, { key: false })).json
+      .revisions;
+    expect(locked[0]).toMatchObject({ via: 'lock', summary: 'named by the editors' });
+
+    expect((await s.call('DELETE', `/api/projects/${slug('4')}`)).status).toBe(200);
+    await page.getByRole('link', { name: 'Deleted', exact: true }).click();
+    const item = page.locator('.deleted-item').filter({ hasText: slug('4') });
+    await item.getByRole('button', { name: `Restore ${slug('4')}…` }).click();
+    await item.getByRole('alertdialog').getByLabel('Summary (optional)').fill('deleted by mistake');
+    await item.getByRole('alertdialog').getByRole('button', { name: 'Restore' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Restored ${slug('4')}.` })
+      .waitFor(WAIT);
+    const restored = (await s.call('GET', `/api/projects/${slug('4')}/revisions`, { key: false })).json
+      .revisions;
+    expect(restored[0]).toMatchObject({ via: 'restore', summary: 'deleted by mistake' });
+    expect(restored[1]).toMatchObject({ via: 'delete', summary: null });
+    await page.context().close();
+  });
+
   it('fits 390 and 1280 px in Chinese and English, and passes axe-core: the curation page with a merge open, History with summaries', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
     for (const width of ['desktop', 'phone'] as const) {
