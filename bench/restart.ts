@@ -15,7 +15,10 @@ import { type Child, memoryOf, ROOT, startChild } from './processes.ts';
  *
  * or on a database seeded before (bench/seed.ts), without the bench's own server and its build:
  *
- *   node --import tsx bench/restart.ts --database-url postgres://…/db
+ *   node --import tsx bench/restart.ts --database-url postgres://…/db [--built]
+ *
+ * `--built`: the built server (apps/server/dist/main.js, what `pnpm start` and the image run),
+ * not the sources through tsx, whose compiling is most of a start on a loaded machine.
  */
 
 export interface RestartFigures {
@@ -24,11 +27,26 @@ export interface RestartFigures {
   buildPeak?: number;
   snapshotBytes: number;
   restartSeconds: number;
+  /** From the spawn to the first answer of /healthz (503 while the model loads). */
+  restartListeningSeconds: number;
+  /** The snapshot's read, as the process logged it (LOG_LEVEL info). */
+  loadSeconds?: number;
   restartResident?: number;
   restartPeak?: number;
 }
 
 const MB = (b: number | undefined) => (b === undefined ? '?' : `${(b / 2 ** 20).toFixed(0)} MB`);
+
+/** The seconds of the "read model snapshot loaded" line of a process's log, if it logged one. */
+function loggedLoadSeconds(output: string): number | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes('read model snapshot loaded')) continue;
+    try {
+      return (JSON.parse(line) as { seconds?: number }).seconds;
+    } catch {}
+  }
+  return undefined;
+}
 
 export async function measureRestart(
   server: string,
@@ -61,6 +79,8 @@ export async function measureRestart(
       buildPeak: first.memory?.peak,
       snapshotBytes,
       restartSeconds: second.child.readySeconds,
+      restartListeningSeconds: second.child.listeningSeconds,
+      loadSeconds: loggedLoadSeconds(second.child.output()),
       restartResident: second.memory?.rss,
       restartPeak: second.memory?.peak,
     };
@@ -68,7 +88,9 @@ export async function measureRestart(
       `  restart: built from the database, ready after ${figures.buildSeconds.toFixed(1)} s ` +
         `(${MB(figures.buildResident)} resident, peak ${MB(figures.buildPeak)}); snapshot ${MB(snapshotBytes)}; ` +
         `from the snapshot, ready after ${figures.restartSeconds.toFixed(1)} s ` +
-        `(${MB(figures.restartResident)} resident, peak ${MB(figures.restartPeak)})`,
+        `(listening after ${figures.restartListeningSeconds.toFixed(1)} s, ` +
+        `snapshot read in ${figures.loadSeconds ?? '?'} s; ` +
+        `${MB(figures.restartResident)} resident, peak ${MB(figures.restartPeak)})`,
     );
     return figures;
   } finally {
@@ -77,7 +99,9 @@ export async function measureRestart(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { 'database-url': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { 'database-url': { type: 'string' }, built: { type: 'boolean', default: false } },
+  });
   const url = values['database-url'];
   if (!url) throw new Error('--database-url is required');
   const children = new Set<Child>();
@@ -89,8 +113,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   try {
     // under load, a build's statements of 20,000 rows may pass the default statement timeout
     await measureRestart(
-      join(ROOT, 'apps/server/src/main.ts'),
-      { DATABASE_URL: url, LOG_LEVEL: 'warn', DB_STATEMENT_TIMEOUT_MS: '0' },
+      join(ROOT, values.built ? 'apps/server/dist/main.js' : 'apps/server/src/main.ts'),
+      { DATABASE_URL: url, LOG_LEVEL: 'info', DB_STATEMENT_TIMEOUT_MS: '0' },
       children,
     );
   } finally {
