@@ -1,7 +1,7 @@
 /*
  * Documents by a text of theirs (an id, a slug): a hash table of document numbers in one
  * Int32Array (open addressing, linear probing), whose keys are read from the documents
- * themselves (`keyOf`), so that it holds no string: a million entries are 8 to 16 MB, and
+ * themselves (`keyOf`), so that it holds no string: a million entries are 8 or 16 MB, and
  * the snapshot writes and reads it as it is. A document's entry must go (`deleteDoc`) before
  * its key changes. A key put again points to the document put last, as a Map's would.
  */
@@ -44,7 +44,8 @@ export class DocTable {
 
   /** Points the key to document d (a document with the key before leaves the table). */
   set(key: string, d: number): void {
-    if ((this.size + this.gone + 1) * 2 > this.table.length) this.rehash();
+    // rehashed past 3/4 full, to half full: a million entries take 8 to 16 MB
+    if ((this.size + this.gone + 1) * 4 > this.table.length * 3) this.rehash();
     const { at, found } = this.slot(key);
     if (!found) {
       if (this.table[at] === GONE) this.gone--;
@@ -69,7 +70,7 @@ export class DocTable {
   private rehash() {
     const old = this.table;
     let n = old.length;
-    while ((this.size + 1) * 2 > n / 2) n *= 2;
+    while ((this.size + 1) * 2 > n) n *= 2;
     this.table = new Int32Array(n).fill(EMPTY);
     this.gone = 0;
     const mask = n - 1;

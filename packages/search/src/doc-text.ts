@@ -154,10 +154,10 @@ export class DocText {
     this.slab = slab;
   }
 
-  /** Gives back the slab's room beyond an eighth more than it holds (a build ends with it). */
+  /** Gives back the slab's room beyond a 32nd more than it holds (a build ends with it). */
   trim(): void {
-    if (this.slab.length - this.used <= this.used / 8) return;
-    this.slab = this.slab.slice(0, this.used + (this.used >> 3));
+    if (this.slab.length - this.used <= this.used / 16) return;
+    this.slab = this.slab.slice(0, this.used + (this.used >> 5));
   }
 
   bytes(): number {

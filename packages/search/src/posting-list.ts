@@ -76,13 +76,16 @@ export class PostingLists {
     return at;
   }
 
-  /** Gives back the room of the slab and the big lists beyond an eighth more than they hold (a build ends with it). */
+  /**
+   * Gives back the room of the slab and the big lists beyond a 32nd more than they hold (a
+   * build ends with it; a later trim copies only what has twice that room).
+   */
   trim(): void {
-    const room = (n: number) => Math.max(16, n + (n >> 3));
-    if (this.slab.length > room(this.used)) this.slab = this.slab.slice(0, room(this.used));
+    const room = (n: number) => Math.max(16, n + (n >> 5));
+    if (this.slab.length > room(this.used) * 1.03) this.slab = this.slab.slice(0, room(this.used));
     for (const [term, l] of this.big) {
       const n = this.lens[term]!;
-      if (l.length > room(n)) this.big.set(term, l.slice(0, room(n)));
+      if (l.length > room(room(n))) this.big.set(term, l.slice(0, room(n)));
     }
   }
 
