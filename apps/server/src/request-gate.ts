@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppRouter, Meta } from '@directory/core';
 import {
   AppError,
@@ -91,6 +92,35 @@ function knownHeaderPrincipal(
   return known;
 }
 
+/** How many keys found valid lately a process remembers (the oldest forgotten first). */
+const VALID_KEYS_REMEMBERED = 10_000;
+
+/**
+ * The keys found valid within the last rate-limit window, by digest: such a key is looked up
+ * before anything is charged to its address, so that a valid key is never refused for its
+ * address's budget (docs/keys-and-limits.md#rate-limiting), while an unknown key is still paid
+ * for by its address before its lookup.
+ */
+class ValidLately {
+  private readonly until = new Map<string, number>();
+  constructor(private readonly windowMs: () => number) {}
+  private digest = (key: string) => createHash('sha256').update(key).digest('base64url');
+  has(key: string): boolean {
+    const digest = this.digest(key);
+    const until = this.until.get(digest);
+    if (until === undefined) return false;
+    if (until >= Date.now()) return true;
+    this.until.delete(digest);
+    return false;
+  }
+  add(key: string) {
+    const digest = this.digest(key);
+    this.until.delete(digest);
+    this.until.set(digest, Date.now() + this.windowMs());
+    if (this.until.size > VALID_KEYS_REMEMBERED) this.until.delete(this.until.keys().next().value!);
+  }
+}
+
 /**
  * The rate limits (docs/keys-and-limits.md#rate-limiting), before anything else of a request: a request with a valid
  * key in a header counts against that key (its own limit, else RATE_LIMIT_KEY_PER_MINUTE),
@@ -103,6 +133,7 @@ export function rateLimitGate(options: {
   trpc?: boolean;
 }): RequestHandler {
   const { keys, limits } = options;
+  const validLately = new ValidLately(() => limits.config.windowMs);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       let calls = 1;
@@ -143,13 +174,21 @@ export function rateLimitGate(options: {
       const known = knownHeaderPrincipal(req, res, keys);
       let principal: Principal | null | undefined;
       if (known === LOOK_UP) {
-        // A key this process has not seen lately is paid for by its address before it is looked
-        // up: guessing keys costs the guesser, and an address over its budget costs no lookup.
+        // A key this process has not found valid lately is paid for by its address before it is
+        // looked up: guessing keys costs the guesser, and an address over its budget costs no
+        // lookup. A key found valid within the window is looked up first, and never refused for
+        // its address's budget.
+        const sent = headerKey(req.headers['x-api-key'], req.headers.authorization)!;
         const anon = limits.policyOf(null, address);
-        if (anon && !(await charge(anon))) return;
+        const trusted = validLately.has(sent);
+        if (anon && !trusted && !(await charge(anon))) return;
         principal = await headerPrincipal(req, res, keys);
-        // a wrong key was counted as what it is: a request of that address
-        if (!principal && anon) return next();
+        if (principal) validLately.add(sent);
+        // a wrong key is counted as what it is: a request of that address
+        else if (anon) {
+          if (trusted && !(await charge(anon))) return;
+          return next();
+        }
       } else principal = known;
       const policy = limits.policyOf(principal, address);
       if (!policy) return next();

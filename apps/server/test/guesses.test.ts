@@ -38,6 +38,31 @@ describe.each(targets)(
   },
 );
 
+describe.each(targets)('a valid key is never refused for its address on $name', (target) => {
+  const s = useServer(target, { rateLimit: { windowMs: 60_000, perAddress: 3, perKey: 0 } });
+
+  it('a named key used slower than the key cache lasts is charged to itself, not to its address (docs/keys-and-limits.md#rate-limiting)', async () => {
+    const created = await s.call('POST', '/api/keys', {
+      body: { name: 'slow-crawler', scopes: ['tasks:read'] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const key = created.json.data.key as string;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      // past the process's 500 ms cache of keys: every request is looked up again
+      await sleep(600);
+      statuses.push((await s.call('GET', '/api/discovery/tasks', { key })).status);
+    }
+    // before: the fourth was 429 "per client address" although the key had budget left
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    // a wrong key from the same address is still the address's request
+    const guesses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      guesses.push((await s.call('GET', '/api/discovery/tasks', { key: guess() })).status);
+    expect(guesses).toContain(429);
+  });
+});
+
 describe.each(targets)('a rotated key keeps its count on $name', (target) => {
   const s = useServer(target, { rateLimit: { windowMs: 60_000, perAddress: 0, perKey: 0 } });
 
