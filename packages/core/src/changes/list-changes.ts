@@ -57,8 +57,9 @@ export const listChanges = keyedProcedure
         };
       }
       if (page.heldBack) {
-        await feed.waitForChange(Math.min(remaining, heldBackMs), since);
+        await feed.waitForChange(Math.min(remaining, heldBackMs, KEY_CHECK_MS), since);
         heldBackMs = Math.min(HELD_BACK_MAX_MS, heldBackMs * 2);
+        await keyStillValid(ctx);
       } else if (Date.now() < recheckUntil) {
         await feed.waitForChange(Math.min(remaining, STANDBY_RECHECK_MS), since);
         await keyStillValid(ctx);

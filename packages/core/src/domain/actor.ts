@@ -11,13 +11,6 @@ interface ActorSource {
 export const ACTOR_MAX = 100;
 
 /**
- * The request's `X-Directory-Actor` (docs/curation.md#history-revert-locks-and-restore), recorded on the
- * revisions a write makes: trimmed; absent or blank is null. A header can carry only Latin-1, so a name in
- * another script is sent percent-encoded (UTF-8, as `encodeURIComponent` does; the SDK and the CLI do it)
- * and decoded here; a value that is not valid percent-encoding is kept as sent. More than 100
- * characters, or a character a plain name may not hold (plain-name.ts), is 400 — it is the client's mistake, reported rather than cut.
- */
-/**
  * A header that carries text: trimmed, and percent-decoded (UTF-8) when it holds an escape; a
  * value that is not valid percent-encoding is kept as sent.
  */
@@ -31,6 +24,13 @@ export function headerText(raw: string): string {
   }
 }
 
+/**
+ * The request's `X-Directory-Actor` (docs/curation.md#history-revert-locks-and-restore), recorded on the
+ * revisions a write makes: trimmed; absent or blank is null. A header can carry only Latin-1, so a name in
+ * another script is sent percent-encoded (UTF-8, as `encodeURIComponent` does; the SDK and the CLI do it)
+ * and decoded here; a value that is not valid percent-encoding is kept as sent. More than 100
+ * characters, or a character a plain name may not hold (plain-name.ts), is 400 — it is the client's mistake, reported rather than cut.
+ */
 export function actorOf(ctx: ActorSource): string | null {
   const raw = Array.isArray(ctx.actor) ? ctx.actor.join(', ') : ctx.actor;
   // Without the header, the key's name: a named key's, or `bootstrap` as /api/keys/self calls the

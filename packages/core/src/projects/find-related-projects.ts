@@ -1,5 +1,5 @@
 import { missingProject } from '../services/aliases.ts';
-import { publicProcedure, readModelOf } from '../trpc.ts';
+import { publicProcedure, readDbOf, readModelOf } from '../trpc.ts';
 import { trustedOutput } from '../trusted-output.ts';
 import {
   FindRelatedProjectsInput,
@@ -42,6 +42,6 @@ export const findRelatedProjects = publicProcedure
       },
     );
     // the REST adapter's 301 keeps the rest of the path and the query (apps/server/src/moved.ts)
-    if (!answer) throw await missingProject(ctx.db, input.slug, 'read', projectNotFound(input.slug));
+    if (!answer) throw await missingProject(readDbOf(ctx), input.slug, 'read', projectNotFound(input.slug));
     return answer;
   });
