@@ -153,6 +153,58 @@ describe.skipIf(skipReason !== undefined)(
       }
     }, 60_000);
 
+    it('synonyms and a tag rename are read back by the process that wrote them while the standby has not replayed them (docs/operating.md#read-your-writes)', async () => {
+      const [w, other] = [word(), word()];
+      const tag = { name: `标签 ${w}`, nameEn: `Tag ${w}` };
+      const created = await upsert(a, [
+        project({ nameEn: `Tagged ${w}`, description: `About ${w}.`, tags: [tag] }),
+      ]);
+      expect(created.status, created.text).toBe(200);
+      const slug = created.json.results[0].slug as string;
+      const tagSlug = (await a.call('GET', `/api/projects/${slug}`, { key: false })).json.data.tags[0]
+        .slug as string;
+      await waitFor('reads from the standby', async () =>
+        (await reads(a)).from === 'standby 1' ? true : undefined,
+      );
+      await waitFor('the standby has the project', async () =>
+        (await sql(standby, 'select 1 from projects where slug = $1', [slug])).length === 1
+          ? true
+          : undefined,
+      );
+      await sql(standby, 'select pg_wal_replay_pause()');
+      try {
+        const put = await a.call('PUT', '/api/search/synonyms', { body: { sets: [[w, other]] } });
+        expect(put.status, put.text).toBe(200);
+        // before: read on the standby, the old sets
+        const got = await a.call('GET', '/api/search/synonyms', { key: false });
+        expect(got.json.sets).toContainEqual([w, other]);
+        const search = await a.call('GET', `/api/projects?q=${other}&limit=5`, { key: false });
+        expect(search.json.projects.map((x: any) => x.slug)).toContain(slug);
+
+        const renamed = await a.call('PATCH', `/api/tags/${tagSlug}`, { body: { nameEn: `Renamed ${w}` } });
+        expect(renamed.status, renamed.text).toBe(200);
+        // pages and the project itself, read again and again while the standby still has the old name
+        for (let i = 0; i < 3; i++) {
+          const page = await a.call('GET', `/api/projects?q=${w}&limit=5`, { key: false });
+          const item = page.json.projects.find((x: any) => x.slug === slug);
+          expect(item?.tags[0].nameEn).toBe(`Renamed ${w}`);
+          const one = await a.call('GET', `/api/projects/${slug}`, { key: false });
+          expect(one.json.data.tags[0].nameEn).toBe(`Renamed ${w}`);
+        }
+      } finally {
+        await sql(standby, 'select pg_wal_replay_resume()');
+      }
+      // and once the standby has caught up, still the new name
+      await waitFor('the standby replayed the rename', async () =>
+        (await sql(standby, 'select 1 from tags where name_en = $1', [`Renamed ${w}`])).length === 1
+          ? true
+          : undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const page = await a.call('GET', `/api/projects?q=${w}&limit=5`, { key: false });
+      expect(page.json.projects.find((x: any) => x.slug === slug)?.tags[0].nameEn).toBe(`Renamed ${w}`);
+    }, 60_000);
+
     it('another process finds a write within 1 s', async () => {
       await waitFor('b on the standby', async () =>
         (await reads(b)).from === 'standby 1' ? true : undefined,

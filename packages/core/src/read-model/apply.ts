@@ -78,7 +78,9 @@ export class Applier {
     // wrote no project, as the queue's, changes nothing a standby serves)
     const written: string[] = [];
     for (const c of writes.changes) for (const id of [c.projectId, c.intoProjectId]) if (id) written.push(id);
-    if (written.length > 0) this.reads.wrote(writes.xids, written);
+    // a tag renamed or merged shows in every project that has it: every read, until then
+    if (writes.tagIds.length > 0) this.reads.wrote(writes.xids, 'all');
+    else if (written.length > 0) this.reads.wrote(writes.xids, written);
     if (!built) return;
     const seen = this.held.builtFrom;
     const fresh = seen ? writes.xids.filter((x) => !visibleIn(seen, BigInt(x))) : writes.xids;

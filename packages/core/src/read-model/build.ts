@@ -61,11 +61,15 @@ export async function restoreFromSnapshot(
 }
 
 /** Re-reads the synonyms when they changed (looked at every half second, or now: `force`). */
+/** Whether synonyms version `a` (a counter, as text) is newer than `b` ('' or a counter). */
+export const newerVersion = (a: string, b: string) => b === '' || BigInt(a) > BigInt(b);
+
 export async function checkSynonyms(held: Held, db: Kysely<Database>, force: boolean): Promise<void> {
   if (!force && Date.now() - held.synonymsCheckedAt < SYNONYMS_CHECK_MS) return;
   held.synonymsCheckedAt = Date.now();
   const version = await readSynonymsVersion(db);
-  if (version === held.synonymsVersion) return;
+  // never back: a standby behind the primary may still show the sets this process replaced
+  if (version === held.synonymsVersion || !newerVersion(version, held.synonymsVersion)) return;
   const synonyms = await readSynonyms(db);
   held.index.setSynonyms(synonyms.sets);
   held.synonymsVersion = synonyms.version;

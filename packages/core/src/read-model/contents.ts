@@ -106,10 +106,11 @@ export function applyCuratedTags(
   curated: { tags: IndexedTagRow[]; aliases: string[] },
 ) {
   const gone = curated.aliases.filter((id) => contents.index.tag(id) !== undefined);
-  if (gone.length > 0) {
-    contents.index.removeTags(gone);
-    details.clear();
-  }
+  if (gone.length > 0) contents.index.removeTags(gone);
+  // Every time, even when the model has the names already (its own write applied them): details
+  // read since then from a standby that had not replayed the rename may hold the old names, and
+  // the feed brings the change again only once the standby has it (docs/operating.md#read-your-writes).
+  if (gone.length > 0 || curated.tags.length > 0) details.clear();
   putTags(contents.index, details, curated.tags);
 }
 

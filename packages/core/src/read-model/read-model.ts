@@ -37,7 +37,7 @@ import { pause, timer } from './waiting.ts';
 export type { ReadModelOptions, ReadModelStats };
 export { encodePosition };
 
-/** How often the follower of a standby looks at the feed when idle (docs/operating.md#standbys). */
+/** How often the follower of a standby looks at the feed when idle (docs/operating.md#read-your-writes). */
 const STANDBY_WAIT_MS = 50;
 
 export class ReadModel {
@@ -62,8 +62,12 @@ export class ReadModel {
   /** How the model was made ready: built from the database, or loaded from a snapshot. */
   private readyFrom: 'database' | 'snapshot' = 'database';
 
+  /** The primary: what this process wrote is read back from it (docs/operating.md#read-your-writes). */
+  private readonly primary: ReadModelOptions['db'];
+
   constructor(options: ReadModelOptions) {
     const db = options.db;
+    this.primary = db;
     this.reads = options.reads ?? primaryOnly(db);
     this.feed = options.feed ?? pollingFeed;
     this.held = new Held(new DetailCache(options.cacheBytes ?? 256 * 1024 * 1024));
@@ -137,9 +141,17 @@ export class ReadModel {
     this.savedVersion = version;
   }
 
-  /** Re-reads the synonyms now (a PUT of them in this process). */
+  /**
+   * Re-reads the synonyms now, on the primary (a PUT of them in this process: a standby may not
+   * have replayed it yet).
+   */
   async refreshSynonyms(): Promise<void> {
-    await checkSynonyms(this.held, this.reads.current().db, true);
+    await checkSynonyms(this.held, this.primary, true);
+  }
+
+  /** The version of the synonyms the model searches with ('' before it is built). */
+  get synonymsVersion(): string {
+    return this.held.synonymsVersion;
   }
 
   /** Applies this process's own committed writes before the write is answered (apply.ts). */

@@ -42,8 +42,8 @@ export interface ReadRouting {
   db(): Kysely<Database>;
   /** The database for reads of these projects. */
   forProjects(ids: readonly string[]): Kysely<Database>;
-  /** This process committed these transactions, which wrote these projects. */
-  wrote(xids: readonly string[], projectIds: readonly string[]): void;
+  /** This process committed these transactions, which wrote these projects ('all': what every project shows). */
+  wrote(xids: readonly string[], projectIds: readonly string[] | 'all'): void;
 }
 
 /** Reads from the one database there is. */
@@ -139,7 +139,7 @@ export class ReadSources implements ReadRouting {
     return this.own.touches(ids) ? this.primaryRoute.db : this.current().db;
   }
 
-  wrote(xids: readonly string[], projectIds: readonly string[]): void {
+  wrote(xids: readonly string[], projectIds: readonly string[] | 'all'): void {
     if (this.standbys.length > 0) this.own.add(xids, projectIds);
   }
 
