@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BodyScan, BodyScanner, NOT_A_STRING, scanBody } from './body-scan.ts';
+import { BodyScanner, scanBody } from './body-scan.ts';
+import { type BodyScan, NOT_A_STRING } from './body-scan.types.ts';
 
 const shape = {
   array: false,

@@ -1,26 +1,12 @@
 import type { InputShape } from '@directory/core/server';
-
-/** A body is parsed only to this nesting depth (deeper: 400; docs/keys-and-limits.md#bodies). */
-export const MAX_BODY_DEPTH = 64;
-/** The most items of an array whose schema sets no maximum, or that the schema does not name. */
-export const MAX_ARRAY_ITEMS = 10_000;
-/** The most members of one object. */
-export const MAX_OBJECT_MEMBERS = 1_000;
-
-/** `apiKey` was sent with a value that is not a string (a wrong key, never "no key"). */
-export const NOT_A_STRING = Symbol('apiKey is not a string');
-
-export type ApiKeyFound = string | typeof NOT_A_STRING | undefined;
-
-export type BodyScan =
-  | { kind: 'too-deep' }
-  | {
-      kind: 'scanned';
-      /** The body's top-level `apiKey` (the last one, as JSON.parse keeps it); undefined: none. */
-      apiKey: ApiKeyFound;
-      /** The first array or object that holds more than it may: `<path>: <message>`. */
-      tooLong: string | undefined;
-    };
+import {
+  type ApiKeyFound,
+  type BodyScan,
+  MAX_ARRAY_ITEMS,
+  MAX_BODY_DEPTH,
+  MAX_OBJECT_MEMBERS,
+  NOT_A_STRING,
+} from './body-scan.types.ts';
 
 interface Frame {
   array: boolean;
@@ -59,7 +45,6 @@ type Capture = 'name' | 'key' | undefined;
 export class BodyScanner {
   /** No byte but whitespace (or a leading byte order mark) so far: no body. */
   blank = true;
-  private readonly maxDepth: number;
   // frames are made once per depth and reused: a million items cost no allocation
   private readonly stack: Frame[] = [];
   private depth = 0;
@@ -82,9 +67,7 @@ export class BodyScanner {
   constructor(
     private readonly shape: InputShape | undefined,
     private readonly options: { needKey: boolean; maxDepth?: number },
-  ) {
-    this.maxDepth = options.maxDepth ?? MAX_BODY_DEPTH;
-  }
+  ) {}
 
   /** Whether the rest of the body can still change the answer (if not, it need not be fed). */
   get scanning(): boolean {
@@ -106,15 +89,15 @@ export class BodyScanner {
       }
       if (i < chunk.length) this.blank = false;
     }
-    const start = i;
-    if (this.scanning) this.scan(chunk, start);
+    if (this.scanning) this.scan(chunk, i);
     this.offset += chunk.length;
     return this;
   }
 
   end(): BodyScan {
-    if (this.mode === 'too-deep') return { kind: 'too-deep' };
-    return { kind: 'scanned', apiKey: this.apiKey, tooLong: this.tooLong };
+    return this.mode === 'too-deep'
+      ? { kind: 'too-deep' }
+      : { kind: 'scanned', apiKey: this.apiKey, tooLong: this.tooLong };
   }
 
   private scan(chunk: Buffer, from: number) {
@@ -216,7 +199,7 @@ export class BodyScanner {
       return this.openString(isName ? 'name' : isKey ? 'key' : undefined);
     }
     if (c === 0x5b || c === 0x7b) {
-      if (this.depth >= this.maxDepth) {
+      if (this.depth >= (this.options.maxDepth ?? MAX_BODY_DEPTH)) {
         this.mode = 'too-deep';
         return;
       }

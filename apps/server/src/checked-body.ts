@@ -10,7 +10,7 @@ import {
   toAppError,
   unauthorized,
 } from '@directory/core/server';
-import { MAX_BODY_DEPTH, NOT_A_STRING } from './body-scan.ts';
+import { MAX_BODY_DEPTH, NOT_A_STRING } from './body-scan.types.ts';
 import { parseBody, readBody } from './read-body.ts';
 
 /** A body read, its key checked and, when the key may pay for it, parsed. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { InputShape } from '@directory/core/server';
-import { type BodyScan, BodyScanner, scanBody } from './body-scan.ts';
+import { BodyScanner } from './body-scan.ts';
+import type { BodyScan } from './body-scan.types.ts';
 
 export type Body =
   | { kind: 'none' }

@@ -13,7 +13,8 @@ import {
 } from '@directory/core/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { MAX_BODY_DEPTH, scanBody } from './body-scan.ts';
+import { scanBody } from './body-scan.ts';
+import { MAX_BODY_DEPTH } from './body-scan.types.ts';
 import { stillValid } from './checked-body.ts';
 import { type Outcome, type Policy, type RateLimits, rateLimitHeaders } from './rate-limit.ts';
 import { bodyText, readBodyBytes } from './read-body.ts';

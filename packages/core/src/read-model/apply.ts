@@ -39,8 +39,8 @@ export class Applier {
 
   constructor(
     private readonly held: Held,
-    /** The primary: re-reads of own writes, and of tags. */
-    private readonly db: Kysely<Database>,
+    /** The primary: re-reads of own writes, and of tags and synonyms. */
+    readonly db: Kysely<Database>,
     private readonly reads: ReadRouting,
   ) {
     this.queue = new ApplyQueue((entries, tags, tagIds) => this.applyNow(entries, tags, tagIds));

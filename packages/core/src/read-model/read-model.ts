@@ -62,12 +62,8 @@ export class ReadModel {
   /** How the model was made ready: built from the database, or loaded from a snapshot. */
   private readyFrom: 'database' | 'snapshot' = 'database';
 
-  /** The primary: what this process wrote is read back from it (docs/operating.md#read-your-writes). */
-  private readonly primary: ReadModelOptions['db'];
-
   constructor(options: ReadModelOptions) {
     const db = options.db;
-    this.primary = db;
     this.reads = options.reads ?? primaryOnly(db);
     this.feed = options.feed ?? pollingFeed;
     this.held = new Held(new DetailCache(options.cacheBytes ?? 256 * 1024 * 1024));
@@ -128,7 +124,7 @@ export class ReadModel {
     const held = this.held;
     if (!this.snapshots || !this.built || held.version === this.savedVersion) return;
     const version = held.version;
-    await this.snapshots.save(
+    const saved = await this.snapshots.save(
       (fn) => this.applier.exclusive(fn),
       () => ({
         state: new ModelState(held.index),
@@ -138,15 +134,12 @@ export class ReadModel {
         projects: held.index.stats().projects,
       }),
     );
-    this.savedVersion = version;
+    if (saved) this.savedVersion = version;
   }
 
-  /**
-   * Re-reads the synonyms now, on the primary (a PUT of them in this process: a standby may not
-   * have replayed it yet).
-   */
+  /** Re-reads the synonyms now, on the primary (a PUT in this process; docs/operating.md#read-your-writes). */
   async refreshSynonyms(): Promise<void> {
-    await checkSynonyms(this.held, this.primary, true);
+    await checkSynonyms(this.held, this.applier.db, true);
   }
 
   /** The version of the synonyms the model searches with ('' before it is built). */
@@ -238,11 +231,8 @@ export class ReadModel {
       try {
         const wait = await this.follower.followOnce();
         // A standby shows a change some time after its notification: look again soon.
-        if (wait > 0)
-          await this.waitForChange(
-            this.reads.current().standby ? Math.min(wait, STANDBY_WAIT_MS) : wait,
-            since,
-          );
+        const standby = this.reads.current().standby;
+        if (wait > 0) await this.waitForChange(standby ? Math.min(wait, STANDBY_WAIT_MS) : wait, since);
       } catch (err) {
         if (this.stopped) break;
         this.warn('cannot follow the change feed; trying again', err);

@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseInstance } from '@directory/db';
 import { readState, SearchIndex, snapshotFingerprint, writeState } from '@directory/search';
@@ -163,6 +173,31 @@ export function loadSnapshot(
   }
 }
 
+/** Whether a process of this pid is running (a pid of another user's process counts as running). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of writes that never finished: a process killed while it wrote
+ * (SIGKILL, out of memory, a stop shorter than the write) leaves one, named for its pid, that no
+ * later process would remove (docs/operating.md#restarts-the-read-models-snapshot).
+ */
+function removeAbandoned(dir: string) {
+  const prefix = `${SNAPSHOT_FILE}.`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !running(pid))
+      rmSync(join(dir, name), { force: true });
+  }
+}
+
 /**
  * Writes the state to `dir` (a temporary file, then renamed over the last snapshot). A
  * generator: it yields between fields, so that the caller may give the event loop turns.
@@ -176,6 +211,7 @@ export function* saveSnapshot(
   const engine = snapshotFingerprint();
   if ('error' in engine) throw new Error(engine.error);
   mkdirSync(dir, { recursive: true });
+  removeAbandoned(dir);
   const temporary = join(dir, `${SNAPSHOT_FILE}.${process.pid}.tmp`);
   const fd = openSync(temporary, 'w');
   let closed = false;

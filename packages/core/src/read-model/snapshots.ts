@@ -81,8 +81,14 @@ export class Snapshots {
    * meanwhile), giving the event loop a turn every SLICE_MS. Skipped when the snapshot on disk
    * is of this database and engine at this position or later (another process wrote it).
    */
-  save(exclusive: (fn: () => Promise<void>) => Promise<void>, subject: () => SnapshotSubject): Promise<void> {
-    this.writing ??= exclusive(async () => {
+  save(
+    exclusive: (fn: () => Promise<void>) => Promise<void>,
+    subject: () => SnapshotSubject,
+  ): Promise<boolean> {
+    // a save under way took its subject before this call: this one has not been written
+    if (this.writing) return this.writing.then(() => false);
+    let saved = false;
+    this.writing = exclusive(async () => {
       const s = subject();
       const engine = snapshotFingerprint();
       if ('error' in engine) return;
@@ -93,8 +99,10 @@ export class Snapshots {
         !rejectionOf(onDisk, { ...instance, xmax: BigInt(onDisk.horizon) }, engine.fingerprint) &&
         BigInt(onDisk.horizon) >= s.horizon &&
         onDisk.synonymsVersion === s.synonymsVersion
-      )
+      ) {
+        saved = true;
         return;
+      }
       const started = performance.now();
       s.state.index.prepare();
       const header = {
@@ -113,6 +121,7 @@ export class Snapshots {
         if (step.done) {
           const seconds = Math.round(performance.now() - started) / 1000;
           this.log('read model snapshot written', { projects: s.projects, bytes: step.value, seconds });
+          saved = true;
           return;
         }
         if (performance.now() - slice > SLICE_MS) {
@@ -127,6 +136,6 @@ export class Snapshots {
       .finally(() => {
         this.writing = undefined;
       });
-    return this.writing;
+    return this.writing.then(() => saved);
   }
 }
