@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -196,6 +197,27 @@ async function createNamedKey(url: string, adminKey: string): Promise<string> {
   return (JSON.parse(text) as { data: { key: string } }).data.key;
 }
 
+/** `/healthz?verbose=1` asked on a connection of its own: its body when 200, else undefined. */
+function healthOnNewConnection(url: string): Promise<{ process?: number } | undefined> {
+  return new Promise((resolve) => {
+    const req = httpGet(url, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        text += d;
+      });
+      res.on('end', () => {
+        try {
+          resolve(res.statusCode === 200 ? (JSON.parse(text) as { process?: number }) : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
+    });
+    req.on('error', () => resolve(undefined));
+  });
+}
+
 /**
  * `processes`: GET by slug (5,000 warm slugs) and a search by a common Chinese word, on `one`
  * and on a server started with WEB_CONCURRENCY=2 on the same database, alternately (two rounds),
@@ -212,12 +234,13 @@ async function compareProcesses(one: Child, env: Record<string, string>, list: S
   try {
     // both processes of the pair answer /healthz (each builds its own model)
     const seen = new Set<number>();
+    // a new connection per ask: node:cluster hands out connections, not requests, in turn
     for (let i = 0; i < 600 && seen.size < 2; i++) {
-      const res = await fetch(`${two.url}/healthz?verbose=1`).catch(() => undefined);
-      const body = res?.ok ? ((await res.json()) as { process?: number }) : undefined;
+      const body = await healthOnNewConnection(`${two.url}/healthz?verbose=1`);
       if (body?.process !== undefined) seen.add(body.process);
       else await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    if (seen.size < 2) throw new Error('WEB_CONCURRENCY=2: the second process never answered /healthz 200');
     const pick = (key: string) =>
       list.find((s) => s.key === key) ?? searchScenarios(settings).find((s) => s.key === key);
     const measured = [pick('slug-unkeyed'), pick('search-zh')].filter((s): s is Scenario => s !== undefined);
