@@ -57,6 +57,7 @@ const ENDPOINTS = [
   { op: 'PATCH /api/webhooks/{id}', keyed: true },
   { op: 'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver', keyed: true },
   { op: 'POST /api/webhooks/{id}/ping', keyed: true },
+  { op: 'POST /api/webhooks/{id}/rotate-secret', keyed: true },
   // related projects
   { op: 'GET /api/projects/{slug}/related', keyed: false },
 ] as const;
@@ -89,6 +90,7 @@ const CURATION: Partial<Record<Op, number[]>> = {
   'PATCH /api/webhooks/{id}': [400, 401, 403, 404, 408, 413, 431, 500],
   'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': [400, 401, 403, 404, 408, 410, 413, 431, 500],
   'POST /api/webhooks/{id}/ping': [400, 401, 403, 404, 408, 413, 431, 500],
+  'POST /api/webhooks/{id}/rotate-secret': [400, 401, 403, 404, 408, 413, 431, 500],
 };
 function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
   const [method, path] = op.split(' ') as [string, string];
@@ -803,6 +805,16 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(update, await call(update, id, { body: { enabled: false } }), 200);
       conforms(update, await call(update, id, { body: { enabled: true } }), 200);
       conforms(update, await call(update, id, { body: { enabled: false }, ...hugeHeaders }), 431);
+      conforms(update, await call(update, id, { body: { url: 'http://127.0.0.1/hook' } }), 400);
+      conforms(update, await call(update, id, { body: { events: ['project.created'] } }), 200);
+
+      const rotate = 'POST /api/webhooks/{id}/rotate-secret';
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 0 }, key: false }), 401);
+      conforms(rotate, await call(rotate, id, { ...tooLarge, key: false }), 413);
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 604_801 } }), 400);
+      conforms(rotate, await call(rotate, { id: 'no-such-webhook' }, { body: { graceSeconds: 0 } }), 404);
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 60 } }), 200);
+      conforms(rotate, await call(rotate, id, { body: { graceSeconds: 0 }, ...hugeHeaders }), 431);
 
       const ping = 'POST /api/webhooks/{id}/ping';
       conforms(ping, await call(ping, id, { key: false }), 401);

@@ -21,6 +21,7 @@ export {
   messageId,
   retryDelayMs,
   signedHeaders,
+  signingSecrets,
   WEBHOOK_DEFAULTS,
   webhookPayload,
 } from './domain/webhook-delivery.ts';

@@ -137,5 +137,7 @@ export {
   findWebhook,
   findWebhooks,
   insertWebhook,
+  rotateWebhookSecret,
   setWebhookEnabled,
+  updateWebhookTarget,
 } from './webhooks/webhooks.ts';

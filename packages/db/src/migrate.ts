@@ -20,6 +20,7 @@ import * as keyLineage from './migrations/2026_11_28_001010_key_lineage.ts';
 import * as tagCuration from './migrations/2026_11_28_001100_tag_curation.ts';
 import * as revisionSummaries from './migrations/2026_11_28_001110_revision_summaries.ts';
 import * as revisionWarnings from './migrations/2026_11_28_001120_revision_warnings.ts';
+import * as webhookSecretRotation from './migrations/2026_11_28_001130_webhook_secret_rotation.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001100_tag_curation': tagCuration,
   '2026_11_28_001110_revision_summaries': revisionSummaries,
   '2026_11_28_001120_revision_warnings': revisionWarnings,
+  '2026_11_28_001130_webhook_secret_rotation': webhookSecretRotation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

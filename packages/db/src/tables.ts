@@ -145,6 +145,9 @@ export interface WebhooksTable {
   events: string[];
   description: string | null;
   secret: string;
+  /** The secret a rotation replaced, signing too until previous_secret_until (migration 2026_11_28_001130_webhook_secret_rotation). */
+  previous_secret: string | null;
+  previous_secret_until: NullableTimestamp;
   enabled: Generated<boolean>;
   consecutive_failures: Generated<number>;
   disabled_at: NullableTimestamp;

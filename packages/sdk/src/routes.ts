@@ -100,6 +100,8 @@ export const ROUTES = {
       repeatable: false,
     },
     ping: { method: 'POST', path: '/api/webhooks/{id}/ping', repeatable: true },
+    // a rotation repeated makes yet another secret (and ends the first one's grace)
+    rotateSecret: { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', repeatable: false },
   },
   tags: {
     find: { method: 'GET', path: '/api/tags', repeatable: true, readsModel: true },

@@ -26,7 +26,7 @@ describe('the SDK route table', () => {
     expect(sdk).toEqual(serverRoutes());
   });
 
-  it('marks exactly the deletes, status change, complete, claim, release, merge, restore, edit, redeliver, webhook create and key create and rotate as not repeatable', () => {
+  it('marks exactly the deletes, status change, complete, claim, release, merge, restore, edit, redeliver, webhook create and key create and rotate, webhook secret rotation as not repeatable', () => {
     const once = Object.entries(ROUTES).flatMap(([namespace, routes]) =>
       Object.entries(routes)
         .filter(([, r]) => !r.repeatable)
@@ -46,6 +46,7 @@ describe('the SDK route table', () => {
       'webhooks.create',
       'webhooks.delete',
       'webhooks.redeliver',
+      'webhooks.rotateSecret',
     ]);
   });
 });

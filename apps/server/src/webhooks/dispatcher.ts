@@ -4,6 +4,7 @@ import {
   messageId,
   retryDelayMs,
   signedHeaders,
+  signingSecrets,
   webhookPayload,
 } from '@directory/core/server';
 import {
@@ -78,7 +79,8 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      statusCode = await poster.post(d.url, body, signedHeaders(d.secret, id, body, new Date()));
+      const now = new Date();
+      statusCode = await poster.post(d.url, body, signedHeaders(signingSecrets(d, now), id, body, now));
       error = attemptError(statusCode);
     } catch (err) {
       if (aborter.signal.aborted) return undefined; // shutting down: the lease runs out, another attempt follows

@@ -36,16 +36,36 @@ export function webhookPayload(change: ChangeRecord): { type: string; timestamp:
 }
 
 /**
- * The headers of one attempt: Standard Webhooks' id, timestamp and signature. Signed anew at
- * each attempt: the timestamp is the attempt's, the id the change's.
+ * The secrets that sign a webhook's messages at `now`: its secret, and the one a rotation replaced while
+ * its grace period lasts (docs/changes-and-webhooks.md#rotating-a-webhooks-secret).
  */
-export function signedHeaders(secret: string, id: string, body: string, now: Date): Record<string, string> {
+export function signingSecrets(
+  w: { secret: string; previousSecret: string | null; previousSecretUntil: Date | null },
+  now: Date,
+): string[] {
+  return w.previousSecret && w.previousSecretUntil && w.previousSecretUntil.getTime() > now.getTime()
+    ? [w.secret, w.previousSecret]
+    : [w.secret];
+}
+
+/**
+ * The headers of one attempt: Standard Webhooks' id, timestamp and signature. Signed anew at
+ * each attempt: the timestamp is the attempt's, the id the change's. Several secrets (a rotation's grace
+ * period) give several signatures, space-separated, as Standard Webhooks allows.
+ */
+export function signedHeaders(
+  secrets: string | string[],
+  id: string,
+  body: string,
+  now: Date,
+): Record<string, string> {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'content-type': 'application/json',
     'user-agent': 'project-directory-webhooks/1',
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, now, body),
+    'webhook-signature': all.map((s) => new Webhook(s).sign(id, now, body)).join(' '),
   };
 }
 

@@ -1,9 +1,9 @@
 import { findWebhook } from '@directory/db';
-import { pingMessage, signedHeaders } from '../domain/webhook-delivery.ts';
+import { pingMessage, signedHeaders, signingSecrets } from '../domain/webhook-delivery.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { PingWebhookInput, PingWebhookOutput, pingWebhookMeta } from './ping-webhook.types.ts';
 import { sendNow } from './send-now.ts';
-import { webhookNotFound } from './webhook.ts';
+import { secretsOf, webhookNotFound } from './webhook.ts';
 
 /**
  * POST /api/webhooks/{id}/ping
@@ -18,6 +18,11 @@ export const pingWebhook = keyedProcedure
     if (!webhook) throw webhookNotFound(input.id);
     const { id, body } = pingMessage(webhook.id);
     const at = new Date();
-    const sent = await sendNow(ctx, webhook.url, body, signedHeaders(webhook.secret, id, body, at));
+    const sent = await sendNow(
+      ctx,
+      webhook.url,
+      body,
+      signedHeaders(signingSecrets(secretsOf(webhook), at), id, body, at),
+    );
     return { success: true as const, ping: { messageId: id, ...sent, at: at.toISOString() } };
   });

@@ -1,5 +1,5 @@
 import { findAttemptForRedelivery, findWebhook, recordRedelivery } from '@directory/db';
-import { messageId, signedHeaders, webhookPayload } from '../domain/webhook-delivery.ts';
+import { messageId, signedHeaders, signingSecrets, webhookPayload } from '../domain/webhook-delivery.ts';
 import { AppError } from '../errors.ts';
 import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -9,7 +9,7 @@ import {
   redeliverWebhookMeta,
 } from './redeliver-webhook.types.ts';
 import { sendNow } from './send-now.ts';
-import { webhookNotFound } from './webhook.ts';
+import { secretsOf, webhookNotFound } from './webhook.ts';
 
 /**
  * POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver
@@ -32,7 +32,13 @@ export const redeliverWebhook = keyedProcedure
       ]);
     const body = JSON.stringify(webhookPayload(change));
     const id = messageId(change.id);
-    const sent = await sendNow(ctx, webhook.url, body, signedHeaders(webhook.secret, id, body, new Date()));
+    const now = new Date();
+    const sent = await sendNow(
+      ctx,
+      webhook.url,
+      body,
+      signedHeaders(signingSecrets(secretsOf(webhook), now), id, body, now),
+    );
     const attempt = await recordRedelivery(ctx.db, {
       webhookId: input.id,
       deliveryId: found.deliveryId,

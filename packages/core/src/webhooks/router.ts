@@ -6,6 +6,7 @@ import { listWebhookDeliveries } from './list-webhook-deliveries.ts';
 import { listWebhooks } from './list-webhooks.ts';
 import { pingWebhook } from './ping-webhook.ts';
 import { redeliverWebhook } from './redeliver-webhook.ts';
+import { rotateWebhookSecret } from './rotate-webhook-secret.ts';
 import { updateWebhook } from './update-webhook.ts';
 
 export const webhooksRouter = router({
@@ -17,4 +18,5 @@ export const webhooksRouter = router({
   deliveries: listWebhookDeliveries,
   redeliver: redeliverWebhook,
   ping: pingWebhook,
+  rotateSecret: rotateWebhookSecret,
 });

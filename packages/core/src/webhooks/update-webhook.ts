@@ -1,15 +1,33 @@
-import { setWebhookEnabled } from '@directory/db';
+import { findWebhook, setWebhookEnabled, updateWebhookTarget } from '@directory/db';
+import { privateTargetProblem } from '../domain/webhook-targets.ts';
+import { AppError } from '../errors.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { UpdateWebhookInput, UpdateWebhookOutput, updateWebhookMeta } from './update-webhook.types.ts';
 import { toWebhook, webhookNotFound } from './webhook.ts';
 
-/** PATCH /api/webhooks/{id}: enable or disable. */
+/**
+ * PATCH /api/webhooks/{id}: enable or disable, change the url or the events — checked as at creation
+ * (docs/changes-and-webhooks.md#changing-a-webhook).
+ */
 export const updateWebhook = keyedProcedure
   .meta(updateWebhookMeta)
   .input(UpdateWebhookInput)
   .output(UpdateWebhookOutput)
   .mutation(async ({ ctx, input }) => {
-    const row = await setWebhookEnabled(ctx.db, input.id, input.enabled);
+    if (input.enabled === undefined && input.url === undefined && input.events === undefined)
+      throw new AppError('VALIDATION', ['Give at least one of enabled, url and events']);
+    if (input.url !== undefined && !ctx.allowPrivateWebhookTargets) {
+      const problem = await privateTargetProblem(input.url);
+      if (problem) throw new AppError('VALIDATION', [`url: ${problem}`]);
+    }
+    if (input.url !== undefined || input.events !== undefined) {
+      const row = await updateWebhookTarget(ctx.db, input.id, { url: input.url, events: input.events });
+      if (!row) throw webhookNotFound(input.id);
+    }
+    const row =
+      input.enabled === undefined
+        ? await findWebhook(ctx.db, input.id)
+        : await setWebhookEnabled(ctx.db, input.id, input.enabled);
     if (!row) throw webhookNotFound(input.id);
     return { success: true as const, webhook: toWebhook(row) };
   });

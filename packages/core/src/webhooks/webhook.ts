@@ -45,3 +45,10 @@ export const sampleWebhook: Webhook = {
   consecutiveFailures: 0,
   disabledAt: null,
 };
+
+/** What signingSecrets needs of a webhook's row. */
+export const secretsOf = (row: WebhookRow) => ({
+  secret: row.secret,
+  previousSecret: row.previous_secret,
+  previousSecretUntil: row.previous_secret_until,
+});

@@ -101,6 +101,9 @@ export interface ClaimedDelivery extends Omit<ChangeRecord, 'id'> {
   webhookId: string;
   url: string;
   secret: string;
+  /** The secret a rotation replaced, while its grace period lasts; else null. */
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
   /** The change's id (`id` of ChangeRecord); the rest of the change as the feed reads it. */
   changeId: string;
 }
@@ -128,7 +131,9 @@ export async function claimDeliveries(db: Db, limit: number, leaseMs: number): P
     from due, webhooks w, changes c
     where d.id = due.id and w.id = d.webhook_id and c.id = d.change_id
     returning d.id::text as "deliveryId", d.attempts as attempt, d.created_at as "createdAt",
-      w.id as "webhookId", w.url, w.secret, c.id::text as "changeId", c.xid::text as xid, c.type,
+      w.id as "webhookId", w.url, w.secret,
+      case when w.previous_secret_until > now() then w.previous_secret end as "previousSecret",
+      case when w.previous_secret_until > now() then w.previous_secret_until end as "previousSecretUntil", c.id::text as "changeId", c.xid::text as xid, c.type,
       c.at, c.project_id as "projectId", c.slug, c.task_id as "taskId",
       c.into_project_id as "intoProjectId", c.into_slug as "intoSlug", c.tag_id as "tagId"
   `.execute(db);

@@ -53,3 +53,48 @@ export async function setWebhookEnabled(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Changes a webhook's url and/or events (each left as it is when undefined); undefined when there is none. */
+export async function updateWebhookTarget(
+  db: Db,
+  id: string,
+  change: { url?: string; events?: string[] },
+): Promise<WebhookRow | undefined> {
+  return db
+    .updateTable('webhooks')
+    .set({
+      ...(change.url === undefined ? {} : { url: change.url }),
+      ...(change.events === undefined
+        ? {}
+        : { events: sql`${change.events}::text[]` as unknown as string[] }),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Gives a webhook a new secret (docs/changes-and-webhooks.md#rotating-a-webhooks-secret). With a grace
+ * period the secret it replaces keeps signing too until then (a secret still in an earlier grace is
+ * dropped); with none, only the new one signs from now on. Undefined when there is no such webhook.
+ */
+export async function rotateWebhookSecret(
+  db: Db,
+  id: string,
+  secret: string,
+  graceSeconds: number,
+): Promise<WebhookRow | undefined> {
+  const grace = graceSeconds > 0;
+  return db
+    .updateTable('webhooks')
+    .set({
+      secret,
+      previous_secret: grace ? sql<string>`secret` : null,
+      previous_secret_until: grace
+        ? (sql`now() + ${graceSeconds}::int * interval '1 second'` as unknown as Date)
+        : null,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
