@@ -81,6 +81,13 @@ async function main() {
       const before = samples.filter((s) => s.at < mergeStart).map((s) => s.ms);
       const during = samples.filter((s) => s.at >= mergeStart && s.at < mergeEnd).map((s) => s.ms);
       const failed = samples.filter((s) => !s.ok).length;
+      // when the slowest searches were sent (seconds into the merge) and how long they took
+      const slowest = samples
+        .filter((s) => s.at >= mergeStart && s.at < mergeEnd)
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 10)
+        .map((s) => `${((s.at - mergeStart) / 1000).toFixed(2)} s: ${s.ms.toFixed(0)} ms`);
+      console.log(`slowest searches during the merge (sent at: took): ${slowest.join(', ')}`);
       console.log(
         `merge: HTTP ${reply.status}, ${body.projectsChanged} projects changed in ${((mergeEnd - mergeStart) / 1000).toFixed(2)} s`,
       );

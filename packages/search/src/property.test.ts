@@ -365,7 +365,8 @@ const projectQuery = fc.record({
 type Op =
   | { kind: 'query'; q: ProjectQuery }
   | { kind: 'put'; p: IndexedProject }
-  | { kind: 'update'; at: number; p: IndexedProject }
+  /** keepText: only tags, status, links and times change (a tag merge's kind of update) */
+  | { kind: 'update'; at: number; p: IndexedProject; keepText: boolean }
   | { kind: 'remove'; at: number }
   | { kind: 'synonyms'; sets: string[][] }
   | { kind: 'renameTag'; at: number; nameEn: string };
@@ -375,7 +376,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: project.map((p) => ({ kind: 'put' as const, p })) },
   {
     weight: 2,
-    arbitrary: fc.record({ at: fc.nat(), p: project }).map((r) => ({ kind: 'update' as const, ...r })),
+    arbitrary: fc
+      .record({ at: fc.nat(), p: project, keepText: fc.boolean() })
+      .map((r) => ({ kind: 'update' as const, ...r })),
   },
   { weight: 1, arbitrary: fc.nat().map((at) => ({ kind: 'remove' as const, at })) },
   {
@@ -464,7 +467,16 @@ describe('search property', () => {
               index.put([o.p]);
               ref.projects.set(o.p.id, o.p);
             } else if (o.kind === 'update' && ids.length > 0) {
-              const p = { ...o.p, id: ids[o.at % ids.length]! };
+              const id = ids[o.at % ids.length]!;
+              const old = ref.projects.get(id)!;
+              const text = o.keepText && {
+                name: old.name,
+                nameEn: old.nameEn,
+                slug: old.slug,
+                description: old.description,
+                descriptionEn: old.descriptionEn,
+              };
+              const p = { ...o.p, ...text, id };
               index.put([p]);
               ref.projects.set(p.id, p);
             } else if (o.kind === 'remove' && ids.length > 0) {

@@ -150,7 +150,8 @@ export class Store extends StoreState {
   private replace(d: number, p: IndexedProject, tagNums: number[]) {
     const old = this.projectAt(d)!;
     const before = termsOf(old);
-    const after = termsOf(p);
+    // a change of tags, links, status or times only (a tag merge's thousands): the same terms
+    const after = sameText(old, p) ? before : termsOf(p);
     // only the orders whose sort key changed are moved (an update moves updatedAt, rarely more):
     // the others keep the document where it is (its id, and so its place in byId, never changes)
     const moved: Moved = {
@@ -161,7 +162,7 @@ export class Store extends StoreState {
     };
     unorder(this, d, moved);
     uncount(this, d);
-    diff(this, d, before, after);
+    if (after !== before) diff(this, d, before, after);
     setDoc(this, d, p, tagNums, after, old);
     count(this, d);
     order(this, d, moved);
@@ -171,3 +172,11 @@ export class Store extends StoreState {
     return stats(this);
   }
 }
+
+/** Whether two versions of a project have the same text: the fields its terms come from (terms.ts). */
+const sameText = (a: IndexedProject, b: IndexedProject) =>
+  a.name === b.name &&
+  a.nameEn === b.nameEn &&
+  a.slug === b.slug &&
+  a.description === b.description &&
+  a.descriptionEn === b.descriptionEn;

@@ -8,6 +8,7 @@ import {
   type SnapshotHeader,
   saveSnapshot,
 } from './snapshot-file.ts';
+import { nextPass } from './turns.ts';
 
 /*
  * When the read model reads and writes its snapshot (docs/search.md, "Restarts: the model's
@@ -125,7 +126,7 @@ export class Snapshots {
           return;
         }
         if (performance.now() - slice > SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
+          await nextPass();
           slice = performance.now();
         }
       }

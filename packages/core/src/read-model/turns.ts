@@ -72,3 +72,12 @@ export class Turns {
 }
 
 const noop = () => {};
+
+/**
+ * Gives the event loop a pass (I/O, the reads' turns) before the caller goes on: long
+ * synchronous work (a tag merge's thousands of revisions, an apply of as many projects) is done
+ * in slices with this between them.
+ */
+export function nextPass(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -71,7 +71,7 @@ export async function renameTag(
 }
 
 /** The revisions of a tag merge, this many projects per statement pair. */
-const REVISION_CHUNK = 2000;
+const REVISION_CHUNK = 1000;
 
 export async function mergeTag(
   trx: Kysely<Database>,

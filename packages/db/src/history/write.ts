@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, RevisionAction, RevisionVia } from '../tables.ts';
 
 type Db = Kysely<Database>;
@@ -30,16 +30,58 @@ export interface NewRevision {
   warnings?: string[] | undefined;
 }
 
-/** A revision's warnings as the column stores them: a JSON array, or null when there are none. */
-export const warningsColumn = (r: NewRevision): string | null =>
-  r.warnings?.length ? JSON.stringify(r.warnings) : null;
+/**
+ * The statement that inserts revisions numbered after each project's latest, reading that latest
+ * as it goes: an `updated` revision whose body hash equals the latest's is left out (nothing
+ * changed), unless it records a merge. It returns `project_id, revision` of those stored; the
+ * upsert's batch statement (projects/write-batch.ts) runs it as one of its parts.
+ *
+ * The revisions travel as one JSON parameter rather than an array per column: a tag merge sends
+ * thousands of bodies at once, and the driver's escaping of text arrays and the server's parsing
+ * of them took twice as long as the insert itself (bench/RESULTS.md "Tag merge").
+ */
+export function revisionsInsert(
+  revisions: readonly NewRevision[],
+): RawBuilder<{ project_id: string; revision: number }> {
+  const rows = JSON.stringify(
+    revisions.map((r) => ({
+      p: r.projectId,
+      a: r.action,
+      v: r.via,
+      s: r.source,
+      t: r.taskId,
+      c: r.actor,
+      k: r.keyId,
+      kn: r.keyName,
+      sl: r.slug,
+      n: r.name,
+      ne: r.nameEn,
+      h: r.bodyHash,
+      b: r.body,
+      m: r.merged ?? null,
+      su: r.summary,
+      w: r.warnings?.length ? r.warnings : null,
+    })),
+  );
+  return sql<{ project_id: string; revision: number }>`
+    insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id, key_name,
+      slug, name, name_en, body_hash, project, merged, summary, warnings)
+    select u.p, coalesce(l.revision, 0) + 1, now(), u.a, u.v, u.s, u.t, u.c, u.k, u.kn, u.sl, u.n, u.ne, u.h,
+      u.b::json, u.m, u.su, u.w
+    from json_to_recordset(${rows}::json) as u(p text, a text, v text, s text, t text, c text, k text, kn text,
+      sl text, n text, ne text, h text, b text, m jsonb, su text, w jsonb)
+    left join lateral (
+      select revision, body_hash from project_revisions where project_id = u.p order by revision desc limit 1
+    ) l on true
+    where u.a <> 'updated' or u.m is not null or l.body_hash is distinct from u.h
+    returning project_id, revision
+  `;
+}
 
 /**
- * Inserts revisions numbered after each project's latest, in one statement that also reads that
- * latest: an `updated` revision whose body hash equals the latest's is left out (nothing changed),
- * unless it records a merge.
- * Each project at most once per call. The caller holds each project's row lock, so no other
- * writer numbers the same project meanwhile. Returns the numbers stored, by project.
+ * Inserts revisions (revisionsInsert) in one statement. Each project at most once per call. The
+ * caller holds each project's row lock, so no other writer numbers the same project meanwhile.
+ * Returns the numbers stored, by project.
  */
 export async function insertRevisions(
   db: Db,
@@ -47,28 +89,7 @@ export async function insertRevisions(
 ): Promise<Map<string, number>> {
   const numbers = new Map<string, number>();
   if (revisions.length === 0) return numbers;
-  const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
-  const { rows } = await sql<{ project_id: string; revision: number }>`
-    insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id, key_name,
-      slug, name, name_en, body_hash, project, merged, summary, warnings)
-    select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor, u.key_id,
-      u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json,
-      u.merged::jsonb, u.summary, u.warnings::jsonb
-    from unnest(
-      ${col((r) => r.projectId)}::text[], ${col((r) => r.action)}::text[], ${col((r) => r.via)}::text[],
-      ${col((r) => r.source)}::text[], ${col((r) => r.taskId)}::text[], ${col((r) => r.actor)}::text[],
-      ${col((r) => r.keyId)}::text[], ${col((r) => r.keyName)}::text[], ${col((r) => r.slug)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.nameEn)}::text[],
-      ${col((r) => r.bodyHash)}::text[], ${col((r) => r.body)}::text[],
-      ${col((r) => (r.merged ? JSON.stringify(r.merged) : null))}::text[], ${col((r) => r.summary)}::text[],
-      ${col(warningsColumn)}::text[]
-    ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body, merged,
-      summary, warnings)
-    left join lateral (
-      select revision, body_hash from project_revisions where project_id = u.project_id order by revision desc limit 1
-    ) l on true
-    where u.action <> 'updated' or u.merged is not null or l.body_hash is distinct from u.body_hash
-    returning project_id, revision
-  `.execute(db);
+  const { rows } = await revisionsInsert(revisions).execute(db);
   for (const row of rows) numbers.set(row.project_id, row.revision);
   return numbers;
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type NewRevision, warningsColumn } from '../history/write.ts';
+import { type NewRevision, revisionsInsert } from '../history/write.ts';
 import type { Database } from '../tables.ts';
 import type { LinksAndTagsDiff } from './diff.ts';
 import { linksAndTagsWrites } from './links-and-tags.ts';
@@ -46,7 +46,6 @@ export async function writeProjectBatch(
   },
 ): Promise<WrittenTimes[]> {
   const { inserts, updates, links: d, revisions } = batch;
-  const rev = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
   const { rows } = await sql<WrittenTimes & { updated: number }>`
     with
       inserted as (
@@ -71,27 +70,7 @@ export async function writeProjectBatch(
         returning p.id, p.created_at, p.updated_at
       ),
       ${linksAndTagsWrites(d)},
-      revisions as (
-        insert into project_revisions (project_id, revision, at, action, via, source, task_id, actor, key_id,
-          key_name, slug, name, name_en, body_hash, project, summary, warnings)
-        select u.project_id, coalesce(l.revision, 0) + 1, now(), u.action, u.via, u.source, u.task_id, u.actor,
-          u.key_id, u.key_name, u.slug, u.name, u.name_en, u.body_hash, u.body::json, u.summary, u.warnings::jsonb
-        from unnest(
-          ${rev((r) => r.projectId)}::text[], ${rev((r) => r.action)}::text[], ${rev((r) => r.via)}::text[],
-          ${rev((r) => r.source)}::text[], ${rev((r) => r.taskId)}::text[], ${rev((r) => r.actor)}::text[],
-          ${rev((r) => r.keyId)}::text[], ${rev((r) => r.keyName)}::text[],
-          ${rev((r) => r.slug)}::text[], ${rev((r) => r.name)}::text[], ${rev((r) => r.nameEn)}::text[],
-          ${rev((r) => r.bodyHash)}::text[], ${rev((r) => r.body)}::text[], ${rev((r) => r.summary)}::text[],
-          ${rev(warningsColumn)}::text[]
-        ) as u(project_id, action, via, source, task_id, actor, key_id, key_name, slug, name, name_en, body_hash, body,
-          summary, warnings)
-        left join lateral (
-          select revision, body_hash from project_revisions where project_id = u.project_id
-          order by revision desc limit 1
-        ) l on true
-        where u.action <> 'updated' or l.body_hash is distinct from u.body_hash
-        returning 1
-      ),
+      revisions as (${revisionsInsert(revisions)}),
       written as (select * from inserted union all select * from updated)
     select w.id, (extract(epoch from w.created_at) * 1000)::float8 as "createdAt",
       (extract(epoch from w.updated_at) * 1000)::float8 as "updatedAt",
