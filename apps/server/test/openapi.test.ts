@@ -28,6 +28,7 @@ const ENDPOINTS = [
   { op: 'GET /api/webhooks/{id}', keyed: true },
   { op: 'DELETE /api/webhooks/{id}', keyed: true },
   { op: 'GET /api/webhooks/{id}/deliveries', keyed: true },
+  { op: 'GET /api/webhooks/{id}/deliveries/{deliveryId}', keyed: true },
   { op: 'GET /api/projects', keyed: false },
   { op: 'GET /api/tags', keyed: false },
   { op: 'PATCH /api/tags/{slug}', keyed: true },
@@ -88,7 +89,9 @@ const CURATION: Partial<Record<Op, number[]>> = {
   'POST /api/projects/duplicates/dismiss': [400, 401, 403, 404, 408, 409, 413, 431, 500],
   'DELETE /api/projects/duplicates/dismiss': [400, 401, 403, 404, 408, 409, 413, 431, 500],
   'PATCH /api/webhooks/{id}': [400, 401, 403, 404, 408, 413, 431, 500],
-  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': [400, 401, 403, 404, 408, 410, 413, 431, 500],
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': [
+    400, 401, 403, 404, 408, 409, 410, 413, 431, 500,
+  ],
   'POST /api/webhooks/{id}/ping': [400, 401, 403, 404, 408, 413, 431, 500],
   'POST /api/webhooks/{id}/rotate-secret': [400, 401, 403, 404, 408, 413, 431, 500],
 };
@@ -822,8 +825,19 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(ping, await call(ping, id, { raw: '[]' }), 400);
       conforms(ping, await call(ping, { id: 'no-such-webhook' }), 404);
       // the target does not resolve here: answered with the failure, not an error
-      conforms(ping, await call(ping, id), 200);
+      const pinged = await call(ping, id);
+      conforms(ping, pinged, 200);
       conforms(ping, await call(ping, id, hugeHeaders), 431);
+
+      // a delivery's detail; a ping is one, and is not redelivered
+      const detail = 'GET /api/webhooks/{id}/deliveries/{deliveryId}';
+      const pingAt = { ...id, deliveryId: pinged.json.ping.id as string };
+      conforms(detail, await call(detail, pingAt, { key: false }), 401);
+      conforms(detail, await call(detail, pingAt), 200);
+      conforms(detail, await call(detail, { ...id, deliveryId: 'abc' }), 404);
+      conforms(detail, await call(detail, { id: 'x'.repeat(101), deliveryId: '1' }), 400);
+      conforms(detail, await call(detail, { id: 'no-such-webhook', deliveryId: pingAt.deliveryId }), 404);
+      conforms(detail, await call(detail, pingAt, hugeHeaders), 431);
 
       // a change queued for the webhook, and an attempt at it
       await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] } });
@@ -841,6 +855,8 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(redeliver, await call(redeliver, { ...id, deliveryId: '3000000000000000000000' }), 400);
       conforms(redeliver, await call(redeliver, { ...id, deliveryId: '999999999' }), 404);
       conforms(redeliver, await call(redeliver, at2), 200);
+      conforms(redeliver, await call(redeliver, pingAt), 409);
+      conforms(detail, await call(detail, at2), 200);
       conforms(redeliver, await call(redeliver, at2, hugeHeaders), 431);
       await sql`delete from changes where id = ${attempt.change_id}::bigint`.execute(s.db.db);
       conforms(redeliver, await call(redeliver, at2), 410);

@@ -25,6 +25,14 @@ export {
   WEBHOOK_DEFAULTS,
   webhookPayload,
 } from './domain/webhook-delivery.ts';
+export {
+  ANSWER_BODY_BYTES,
+  answerBody,
+  answerHeaders,
+  attemptOutcome,
+  type WebhookAnswer,
+  WebhookSendError,
+} from './domain/webhook-exchange.ts';
 export { isPrivateAddress } from './domain/webhook-targets.ts';
 export { AppError, type ErrorKind, toAppError, unauthorized } from './errors.ts';
 export * as examples from './examples.ts';

@@ -10,6 +10,7 @@ import {
 } from './auth.ts';
 import type { FeedServices } from './changes/feed.ts';
 import { summaryOf } from './domain/summary.ts';
+import type { WebhookAnswer } from './domain/webhook-exchange.ts';
 import { AppError, toAppError } from './errors.ts';
 import type { Meta } from './meta.ts';
 import { encodePosition, type ReadModel } from './read-model/read-model.ts';
@@ -64,10 +65,13 @@ export interface Context {
   /** WEBHOOK_ALLOW_PRIVATE: webhooks may target loopback and private addresses (default false). */
   allowPrivateWebhookTargets?: boolean | undefined;
   /**
-   * POSTs a signed webhook message now and resolves to the status code the target answered
-   * (rejects when it cannot be reached or is refused as private): redeliver and ping.
+   * POSTs a signed webhook message now and resolves to what the target answered (its body bounded,
+   * domain/webhook-exchange.ts); rejects when it cannot be reached, is refused as private or does
+   * not answer in time (a WebhookSendError carries what came back before): redeliver and ping.
    */
-  sendWebhook?: ((url: string, body: string, headers: Record<string, string>) => Promise<number>) | undefined;
+  sendWebhook?:
+    | ((url: string, body: string, headers: Record<string, string>) => Promise<WebhookAnswer>)
+    | undefined;
   /** This process's read model: the reads of projects and tags come from it. */
   readModel?: ReadModel | undefined;
   /**

@@ -21,6 +21,7 @@ import * as tagCuration from './migrations/2026_11_28_001100_tag_curation.ts';
 import * as revisionSummaries from './migrations/2026_11_28_001110_revision_summaries.ts';
 import * as revisionWarnings from './migrations/2026_11_28_001120_revision_warnings.ts';
 import * as webhookSecretRotation from './migrations/2026_11_28_001130_webhook_secret_rotation.ts';
+import * as webhookDeliveryDetails from './migrations/2026_11_28_001140_webhook_delivery_details.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001110_revision_summaries': revisionSummaries,
   '2026_11_28_001120_revision_warnings': revisionWarnings,
   '2026_11_28_001130_webhook_secret_rotation': webhookSecretRotation,
+  '2026_11_28_001140_webhook_delivery_details': webhookDeliveryDetails,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -179,14 +179,26 @@ export interface WebhookDeliveriesTable {
 export interface WebhookAttemptsTable {
   id: Generated<string>;
   webhook_id: string;
-  delivery_id: string;
-  change_id: string;
+  /** Null for a ping (migration 2026_11_28_001140_webhook_delivery_details), as change_id. */
+  delivery_id: string | null;
+  change_id: string | null;
   event: string;
   status_code: number | null;
   error: string | null;
   success: boolean;
   duration_ms: number;
   at: Timestamp;
+  type: Generated<'change' | 'ping'>;
+  /** A ping's `webhook-id`; null for a change's attempt (chg_<change_id>). */
+  message_id: string | null;
+  /** What was sent and what came back; null for attempts recorded before migration 001140. */
+  request_url: string | null;
+  request_headers: Record<string, string> | null;
+  request_body: string | null;
+  response_headers: Record<string, string> | null;
+  /** At most the answer's first 4096 bytes (response_body_truncated: it had more). */
+  response_body: string | null;
+  response_body_truncated: Generated<boolean>;
 }
 
 export type RevisionAction = 'created' | 'updated' | 'deleted';

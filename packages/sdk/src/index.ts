@@ -39,5 +39,7 @@ export type {
   Task,
   TaskStatus,
   Webhook,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
 } from './types.ts';
 export { verifyWebhook, type WebhookHeaders, type WebhookMessage } from './verify.ts';

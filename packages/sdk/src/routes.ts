@@ -93,6 +93,7 @@ export const ROUTES = {
     // enabling or disabling again changes nothing
     update: { method: 'PATCH', path: '/api/webhooks/{id}', repeatable: true },
     deliveries: { method: 'GET', path: '/api/webhooks/{id}/deliveries', repeatable: true },
+    delivery: { method: 'GET', path: '/api/webhooks/{id}/deliveries/{deliveryId}', repeatable: true },
     // a redelivery repeated sends the message once more (receivers drop a repeated webhook-id)
     redeliver: {
       method: 'POST',

@@ -39,6 +39,12 @@ export type ListChangesInput = { after?: string; limit?: number; wait?: number }
 
 export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
 
+/** A delivery attempt or ping, as GET /api/webhooks/{id}/deliveries lists it. */
+export type WebhookDelivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number];
+
+/** One attempt with the request it sent and the response it got (GET /api/webhooks/{id}/deliveries/{deliveryId}). */
+export type WebhookDeliveryDetail = RouterOutputs['webhooks']['delivery']['delivery'];
+
 /** A project as GET /api/projects lists it (with `match` when searching). */
 export type ProjectListItem = RouterOutputs['projects']['find']['projects'][number];
 

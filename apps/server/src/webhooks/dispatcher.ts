@@ -1,5 +1,5 @@
 import {
-  attemptError,
+  attemptOutcome,
   GIVE_UP_AFTER_MS,
   messageId,
   retryDelayMs,
@@ -75,25 +75,14 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
   async function deliver(d: ClaimedDelivery) {
     const body = JSON.stringify(webhookPayload({ ...d, id: d.changeId }));
     const id = messageId(d.changeId);
+    const now = new Date();
+    const headers = signedHeaders(signingSecrets(d, now), id, body, now);
     const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const now = new Date();
-      statusCode = await poster.post(d.url, body, signedHeaders(signingSecrets(d, now), id, body, now));
-      error = attemptError(statusCode);
-    } catch (err) {
-      if (aborter.signal.aborted) return undefined; // shutting down: the lease runs out, another attempt follows
-      error = (err as Error).message || 'request failed';
-    }
-    return {
-      delivery: d,
-      success: error === null,
-      statusCode,
-      error,
-      durationMs: performance.now() - started,
-      retryInMs: retryDelayMs(d.attempt, options.retryBaseMs),
-    };
+    const result = await poster.post(d.url, body, headers).catch((err: Error) => err);
+    // shutting down: the lease runs out, another attempt follows
+    if (result instanceof Error && aborter.signal.aborted) return undefined;
+    const outcome = attemptOutcome({ url: d.url, headers, body }, result, performance.now() - started);
+    return { delivery: d, ...outcome, retryInMs: retryDelayMs(d.attempt, options.retryBaseMs) };
   }
 
   /** Sends a claimed batch at once, then records every outcome in one statement. */

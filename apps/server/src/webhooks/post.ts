@@ -2,7 +2,14 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from '@directory/core/server';
+import {
+  ANSWER_BODY_BYTES,
+  answerBody,
+  answerHeaders,
+  isPrivateAddress,
+  type WebhookAnswer,
+  WebhookSendError,
+} from '@directory/core/server';
 
 export interface PosterOptions {
   /** WEBHOOK_ALLOW_PRIVATE */
@@ -16,8 +23,13 @@ export interface PosterOptions {
 }
 
 export interface Poster {
-  /** POSTs `body` and resolves to the status code; the answer's body is read and dropped. */
-  post(target: string, body: string, headers: Record<string, string>): Promise<number>;
+  /**
+   * POSTs `body` and resolves to the answer: its status, its headers and body as an attempt keeps them
+   * (the first 4096 bytes; the rest is read and dropped, so that a kept-alive connection stays usable),
+   * and how long it took. Rejects with a WebhookSendError when the target cannot be reached, is refused,
+   * or has not answered in full within the timeout (with what had come back, if anything).
+   */
+  post(target: string, body: string, headers: Record<string, string>): Promise<WebhookAnswer>;
   destroy(): void;
 }
 
@@ -35,16 +47,27 @@ export function createPoster(options: PosterOptions): Poster {
     https: new HttpsAgent({ keepAlive, ...(keepAlive && { maxSockets: options.maxSockets }) }),
   };
 
-  function post(target: string, body: string, headers: Record<string, string>): Promise<number> {
+  function post(target: string, body: string, headers: Record<string, string>): Promise<WebhookAnswer> {
     const url = new URL(target);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!options.allowPrivateTargets && isIP(host) && isPrivateAddress(host))
       return Promise.reject(
-        new Error(`refused: ${host} is a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
+        new WebhookSendError(`refused: ${host} is a private address (WEBHOOK_ALLOW_PRIVATE is off)`),
       );
     const https = url.protocol === 'https:';
     const request = https ? httpsRequest : httpRequest;
-    return new Promise<number>((resolve, reject) => {
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    return new Promise<WebhookAnswer>((resolve, reject) => {
+      let answer: (() => WebhookAnswer) | undefined;
+      const fail = (err: Error) => {
+        const message = timeout.aborted
+          ? answer
+            ? `the answer did not end within ${options.timeoutMs} ms`
+            : `no answer within ${options.timeoutMs} ms`
+          : err.message || 'request failed';
+        reject(new WebhookSendError(message, answer?.()));
+      };
       const req = request(
         url,
         {
@@ -52,20 +75,29 @@ export function createPoster(options: PosterOptions): Poster {
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           // The address actually connected to is checked, not only the one seen at creation.
           lookup: options.allowPrivateTargets ? undefined : guardedLookup,
-          signal: options.signal
-            ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)])
-            : AbortSignal.timeout(options.timeoutMs),
+          signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
           agent: https ? agents.https : agents.http,
         },
         (res: IncomingMessage) => {
-          res.on('data', () => {});
-          res.on('end', () => resolve(res.statusCode ?? 0));
-          res.on('error', reject);
+          const head = Buffer.alloc(ANSWER_BODY_BYTES);
+          let kept = 0;
+          let total = 0;
+          answer = () => ({
+            statusCode: res.statusCode ?? 0,
+            headers: answerHeaders(res.rawHeaders),
+            body: answerBody(head.subarray(0, kept), total > kept),
+            bodyTruncated: total > kept,
+            durationMs: Math.round(performance.now() - started),
+          });
+          res.on('data', (chunk: Buffer) => {
+            total += chunk.length;
+            if (kept < head.length) kept += chunk.copy(head, kept, 0, head.length - kept);
+          });
+          res.on('end', () => resolve(answer!()));
+          res.on('error', fail);
         },
       );
-      req.on('error', (err: Error) =>
-        reject(err.name === 'TimeoutError' ? new Error(`no answer within ${options.timeoutMs} ms`) : err),
-      );
+      req.on('error', fail);
       req.end(body);
     });
   }

@@ -1,13 +1,11 @@
 import { findWebhook, listAttempts } from '@directory/db';
-import { messageId } from '../domain/webhook-delivery.ts';
-import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
 import {
   ListWebhookDeliveriesInput,
   ListWebhookDeliveriesOutput,
   listWebhookDeliveriesMeta,
 } from './list-webhook-deliveries.types.ts';
-import { webhookNotFound } from './webhook.ts';
+import { toDelivery, webhookNotFound } from './webhook.ts';
 
 export const listWebhookDeliveries = keyedProcedure
   .meta(listWebhookDeliveriesMeta)
@@ -18,16 +16,6 @@ export const listWebhookDeliveries = keyedProcedure
     const attempts = await listAttempts(ctx.db, input.id, input.limit);
     return {
       success: true as const,
-      deliveries: attempts.map((a) => ({
-        id: a.id,
-        webhookId: input.id,
-        messageId: messageId(a.changeId),
-        event: a.event as 'project.created',
-        statusCode: a.statusCode,
-        success: a.success,
-        error: a.error,
-        durationMs: a.durationMs,
-        at: iso(a.at),
-      })),
+      deliveries: attempts.map((a) => toDelivery(input.id, a)),
     };
   });

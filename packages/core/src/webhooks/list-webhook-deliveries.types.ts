@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChangeType } from '../changes/feed.ts';
+import { CHANGE_TYPES } from '../changes/feed.ts';
 import type { Meta } from '../meta.ts';
 import { text, timestamp } from '../schemas/common.ts';
 import { queryInt } from '../schemas/query.ts';
@@ -14,19 +14,21 @@ export const listWebhookDeliveriesMeta: Meta = {
     tags: ['webhooks'],
     summary: 'Recent delivery attempts of a webhook (newest first by time)',
     description:
-      'Each attempt to POST a change: the event, the status code the target answered (null when ' +
-      'it could not be reached), the error, whether it counted as success (2xx), and when; newest first by time. ' +
-      'Send one again with `POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver`.',
+      'Each attempt to POST a change, and each ping (`type`): the event, the status code the target answered ' +
+      '(null when it could not be reached), the error, whether it counted as success (2xx), and when; newest ' +
+      'first by time. What an attempt sent and received: `GET /api/webhooks/{id}/deliveries/{deliveryId}`; send ' +
+      'a change again with `POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver`.',
   },
   errors: ['NOT_FOUND'],
   examples: {
-    request: { id: sampleWebhook.id, limit: 2 },
+    request: { id: sampleWebhook.id, limit: 3 },
     response: {
       success: true,
       deliveries: [
         {
           id: '42',
           webhookId: sampleWebhook.id,
+          type: 'change',
           messageId: 'chg_311',
           event: 'project.updated',
           statusCode: 200,
@@ -38,6 +40,7 @@ export const listWebhookDeliveriesMeta: Meta = {
         {
           id: '41',
           webhookId: sampleWebhook.id,
+          type: 'change',
           messageId: 'chg_311',
           event: 'project.updated',
           statusCode: 503,
@@ -45,6 +48,18 @@ export const listWebhookDeliveriesMeta: Meta = {
           error: 'HTTP 503',
           durationMs: 12,
           at: '2026-11-23T08:15:04.502Z',
+        },
+        {
+          id: '40',
+          webhookId: sampleWebhook.id,
+          type: 'ping',
+          messageId: 'ping_8xJ2kQ0bVn3sLw1e',
+          event: 'ping',
+          statusCode: 204,
+          success: true,
+          error: null,
+          durationMs: 21,
+          at: '2026-11-23T08:14:40.002Z',
         },
       ],
     },
@@ -57,12 +72,16 @@ export const ListWebhookDeliveriesInput = z.object({
 });
 
 export const Delivery = z.object({
-  id: z.string(),
+  id: z.string().meta({ description: "The attempt's id (`deliveryId` in the paths below the list)" }),
   webhookId: z.string().meta({ description: 'The webhook this attempt was made for' }),
-  messageId: z
-    .string()
-    .meta({ description: 'The `webhook-id` header sent (`chg_<change id>`, the same on every retry)' }),
-  event: ChangeType,
+  type: z
+    .enum(['change', 'ping'])
+    .meta({ description: 'A change sent (by the dispatcher or a redelivery), or a ping' }),
+  messageId: z.string().meta({
+    description:
+      "The `webhook-id` header sent (`chg_<change id>`, the same on every retry; a ping's own `ping_…`)",
+  }),
+  event: z.enum([...CHANGE_TYPES, 'ping']).meta({ description: 'The change type sent, or `ping`' }),
   statusCode: z.number().int().min(0).nullable(),
   success: z.boolean(),
   error: z.string().nullable(),

@@ -1,5 +1,6 @@
-import { findWebhook } from '@directory/db';
+import { findWebhook, recordPing } from '@directory/db';
 import { pingMessage, signedHeaders, signingSecrets } from '../domain/webhook-delivery.ts';
+import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { PingWebhookInput, PingWebhookOutput, pingWebhookMeta } from './ping-webhook.types.ts';
 import { sendNow } from './send-now.ts';
@@ -7,7 +8,8 @@ import { secretsOf, webhookNotFound } from './webhook.ts';
 
 /**
  * POST /api/webhooks/{id}/ping
- * (docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage).
+ * (docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage):
+ * sent now and recorded as an attempt of type "ping", which never counts towards disabling.
  */
 export const pingWebhook = keyedProcedure
   .meta(pingWebhookMeta)
@@ -17,12 +19,24 @@ export const pingWebhook = keyedProcedure
     const webhook = await findWebhook(ctx.db, input.id);
     if (!webhook) throw webhookNotFound(input.id);
     const { id, body } = pingMessage(webhook.id);
-    const at = new Date();
+    const now = new Date();
     const sent = await sendNow(
       ctx,
       webhook.url,
       body,
-      signedHeaders(signingSecrets(secretsOf(webhook), at), id, body, at),
+      signedHeaders(signingSecrets(secretsOf(webhook), now), id, body, now),
     );
-    return { success: true as const, ping: { messageId: id, ...sent, at: at.toISOString() } };
+    const attempt = await recordPing(ctx.db, { webhookId: webhook.id, messageId: id, ...sent });
+    return {
+      success: true as const,
+      ping: {
+        id: attempt.id,
+        messageId: id,
+        statusCode: attempt.statusCode,
+        success: attempt.success,
+        error: attempt.error,
+        durationMs: attempt.durationMs,
+        at: iso(attempt.at),
+      },
+    };
   });

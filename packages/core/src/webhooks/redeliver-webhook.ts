@@ -1,7 +1,6 @@
 import { findAttemptForRedelivery, findWebhook, recordRedelivery } from '@directory/db';
 import { messageId, signedHeaders, signingSecrets, webhookPayload } from '../domain/webhook-delivery.ts';
 import { AppError } from '../errors.ts';
-import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
 import {
   RedeliverWebhookInput,
@@ -9,7 +8,7 @@ import {
   redeliverWebhookMeta,
 } from './redeliver-webhook.types.ts';
 import { sendNow } from './send-now.ts';
-import { secretsOf, webhookNotFound } from './webhook.ts';
+import { secretsOf, toDelivery, webhookNotFound } from './webhook.ts';
 
 /**
  * POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver
@@ -25,6 +24,10 @@ export const redeliverWebhook = keyedProcedure
     const found = await findAttemptForRedelivery(ctx.db, input.id, input.deliveryId);
     if (!found)
       throw new AppError('NOT_FOUND', [`Delivery "${input.deliveryId}" of webhook "${input.id}" not found`]);
+    if (found.type === 'ping')
+      throw new AppError('CONFLICT', [
+        `deliveryId: Delivery "${input.deliveryId}" is a ping, which is not redelivered: send a new ping instead`,
+      ]);
     const change = found.change;
     if (!change)
       throw new AppError('GONE', [
@@ -46,18 +49,5 @@ export const redeliverWebhook = keyedProcedure
       event: change.type,
       ...sent,
     });
-    return {
-      success: true as const,
-      delivery: {
-        id: attempt.id,
-        webhookId: input.id,
-        messageId: id,
-        event: change.type,
-        statusCode: attempt.statusCode,
-        success: attempt.success,
-        error: attempt.error,
-        durationMs: attempt.durationMs,
-        at: iso(attempt.at),
-      },
-    };
+    return { success: true as const, delivery: toDelivery(input.id, attempt) };
   });

@@ -17,9 +17,10 @@ export const redeliverWebhookMeta: Meta = {
       'carried, made now and answered with its outcome: the same body and the same `webhook-id` (a receiver ' +
       'that already has the message can drop it), signed anew. It is recorded as a delivery attempt; a success ' +
       'marks the delivery delivered and ends the run of failures. A disabled webhook is sent to as well (it stays ' +
-      'disabled). 404 for an unknown webhook or delivery; 410 when the change is no longer kept.',
+      'disabled). 404 for an unknown webhook or delivery; 409 for a ping (send a new one); 410 when the change ' +
+      'is no longer kept.',
   },
-  errors: ['NOT_FOUND', 'GONE'],
+  errors: ['NOT_FOUND', 'CONFLICT', 'GONE'],
   examples: {
     request: { id: sampleWebhook.id, deliveryId: '41' },
     response: {
@@ -27,6 +28,7 @@ export const redeliverWebhookMeta: Meta = {
       delivery: {
         id: '43',
         webhookId: sampleWebhook.id,
+        type: 'change',
         messageId: 'chg_311',
         event: 'project.updated',
         statusCode: 200,

@@ -2,6 +2,7 @@ import { router } from '../trpc.ts';
 import { createWebhook } from './create-webhook.ts';
 import { deleteWebhook } from './delete-webhook.ts';
 import { getWebhook } from './get-webhook.ts';
+import { getWebhookDelivery } from './get-webhook-delivery.ts';
 import { listWebhookDeliveries } from './list-webhook-deliveries.ts';
 import { listWebhooks } from './list-webhooks.ts';
 import { pingWebhook } from './ping-webhook.ts';
@@ -16,6 +17,7 @@ export const webhooksRouter = router({
   delete: deleteWebhook,
   update: updateWebhook,
   deliveries: listWebhookDeliveries,
+  delivery: getWebhookDelivery,
   redeliver: redeliverWebhook,
   ping: pingWebhook,
   rotateSecret: rotateWebhookSecret,

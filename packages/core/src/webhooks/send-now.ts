@@ -1,31 +1,22 @@
-import { attemptError } from '../domain/webhook-delivery.ts';
+import { type AttemptOutcome, attemptOutcome } from '../domain/webhook-exchange.ts';
 import { AppError } from '../errors.ts';
 import type { Context } from '../trpc.ts';
 
-/** One POST made now for a request (redeliver, ping): its outcome as an attempt records it. */
-export interface SentNow {
-  statusCode: number | null;
-  error: string | null;
-  success: boolean;
-  durationMs: number;
-}
-
+/**
+ * One POST made now for a request (redeliver, ping): its outcome and exchange as an attempt records
+ * them (docs/changes-and-webhooks.md#a-deliverys-request-and-response).
+ */
 export async function sendNow(
   ctx: Context,
   url: string,
   body: string,
   headers: Record<string, string>,
-): Promise<SentNow> {
+): Promise<AttemptOutcome> {
   const send = ctx.sendWebhook;
   if (!send) throw new AppError('INTERNAL', ['This transport cannot send webhooks']);
   const started = performance.now();
-  let statusCode: number | null = null;
-  let error: string | null;
-  try {
-    statusCode = await send(url, body, headers);
-    error = attemptError(statusCode);
-  } catch (err) {
-    error = (err as Error).message || 'request failed';
-  }
-  return { statusCode, error, success: error === null, durationMs: Math.round(performance.now() - started) };
+  const result = await send(url, body, headers).catch((err: unknown) =>
+    err instanceof Error ? err : new Error(String(err)),
+  );
+  return attemptOutcome({ url, headers, body }, result, performance.now() - started);
 }

@@ -1,6 +1,7 @@
-import type { WebhookRow } from '@directory/db';
+import type { AttemptRecord, WebhookRow } from '@directory/db';
 import { z } from 'zod';
-import { CHANGE_TYPES } from '../changes/feed.ts';
+import { CHANGE_TYPES, type ChangeType } from '../changes/feed.ts';
+import { messageId } from '../domain/webhook-delivery.ts';
 import { AppError } from '../errors.ts';
 import { iso, isoOrNull, timestamp } from '../schemas/common.ts';
 
@@ -29,6 +30,22 @@ export function toWebhook(row: WebhookRow): Webhook {
     enabled: row.enabled,
     consecutiveFailures: row.consecutive_failures,
     disabledAt: isoOrNull(row.disabled_at),
+  };
+}
+
+/** An attempt as the deliveries list shows it (docs/changes-and-webhooks.md#webhooks--key). */
+export function toDelivery(webhookId: string, a: AttemptRecord) {
+  return {
+    id: a.id,
+    webhookId,
+    type: a.type,
+    messageId: a.messageId ?? messageId(a.changeId ?? ''),
+    event: a.event as z.infer<typeof ChangeType> | 'ping',
+    statusCode: a.statusCode,
+    success: a.success,
+    error: a.error,
+    durationMs: a.durationMs,
+    at: iso(a.at),
   };
 }
 

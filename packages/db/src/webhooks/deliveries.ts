@@ -1,22 +1,16 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChangeRecord } from '../changes/read.ts';
 import type { Database } from '../tables.ts';
+import {
+  ATTEMPT,
+  type AttemptExchange,
+  type AttemptRecord,
+  EXCHANGE_COLUMNS,
+  exchangeRow,
+  exchangeValues,
+} from './attempt-details.ts';
 
 type Db = Kysely<Database>;
-
-export interface AttemptRecord {
-  id: string;
-  changeId: string;
-  event: string;
-  statusCode: number | null;
-  error: string | null;
-  success: boolean;
-  durationMs: number;
-  at: Date;
-}
-
-const ATTEMPT = sql.raw(`id::text as id, change_id::text as "changeId", event, status_code as "statusCode",
-  error, success, duration_ms as "durationMs", at`);
 
 /** The most recent delivery attempts of a webhook, newest first by time (then by id). */
 export async function listAttempts(db: Db, webhookId: string, limit: number): Promise<AttemptRecord[]> {
@@ -31,18 +25,22 @@ export async function listAttempts(db: Db, webhookId: string, limit: number): Pr
  * What a redelivery sends again
  * (docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage): the
  * attempt's delivery and the change it carried, as the dispatcher's claim reads them; undefined when the
- * webhook has no such attempt. `change` is null when the change is no longer kept (CHANGES_RETENTION_DAYS).
+ * webhook has no such attempt. `change` is null when the change is no longer kept (CHANGES_RETENTION_DAYS);
+ * a ping's attempt has neither (a ping is not redelivered).
  */
 export async function findAttemptForRedelivery(
   db: Db,
   webhookId: string,
   attemptId: string,
-): Promise<{ deliveryId: string; change: ChangeRecord | null } | undefined> {
+): Promise<
+  { type: 'ping' } | { type: 'change'; deliveryId: string; change: ChangeRecord | null } | undefined
+> {
   const { rows } = await sql<{
+    type: 'change' | 'ping';
     deliveryId: string;
     change: (Omit<ChangeRecord, 'at'> & { at: string }) | null;
   }>`
-    select a.delivery_id::text as "deliveryId",
+    select a.type, a.delivery_id::text as "deliveryId",
       case when c.id is null then null else json_build_object(
         'id', c.id::text, 'xid', c.xid::text, 'type', c.type, 'at', c.at, 'projectId', c.project_id,
         'slug', c.slug, 'taskId', c.task_id, 'intoProjectId', c.into_project_id, 'intoSlug', c.into_slug, 'tagId', c.tag_id
@@ -52,7 +50,9 @@ export async function findAttemptForRedelivery(
   `.execute(db);
   const row = rows[0];
   if (!row) return undefined;
+  if (row.type === 'ping') return { type: 'ping' };
   return {
+    type: 'change',
     deliveryId: row.deliveryId,
     change: row.change && { ...row.change, at: new Date(row.change.at) },
   };
@@ -73,6 +73,7 @@ export async function recordRedelivery(
     error: string | null;
     success: boolean;
     durationMs: number;
+    exchange: AttemptExchange;
   },
 ): Promise<AttemptRecord> {
   const { rows } = await sql<AttemptRecord>`
@@ -85,9 +86,9 @@ export async function recordRedelivery(
       returning 1
     )
     insert into webhook_attempts
-      (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms)
+      (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms, ${EXCHANGE_COLUMNS})
     values (${r.webhookId}, ${r.deliveryId}::bigint, ${r.changeId}::bigint, ${r.event},
-      ${r.statusCode}, ${r.error}, ${r.success}, ${Math.round(r.durationMs)})
+      ${r.statusCode}, ${r.error}, ${r.success}, ${Math.round(r.durationMs)}, ${exchangeRow(r.exchange)})
     returning ${ATTEMPT}
   `.execute(db);
   return rows[0]!;
@@ -146,6 +147,8 @@ export interface AttemptResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** What was sent and what came back (absent: not kept). */
+  exchange?: AttemptExchange | undefined;
   /** On failure: when to try again, in ms from now. */
   retryInMs: number;
   /** On failure: give up on this delivery when it was first queued longer ago than this. */
@@ -165,9 +168,9 @@ export async function recordAttempt(db: Db, r: AttemptResult): Promise<{ disable
   const { rows } = await sql<{ disabled: boolean }>`
     with a as (
       insert into webhook_attempts
-        (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms)
+        (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms, ${EXCHANGE_COLUMNS})
       values (${d.webhookId}, ${d.deliveryId}::bigint, ${d.changeId}::bigint, ${d.type},
-        ${r.statusCode}, ${r.error}, ${r.success}, ${Math.round(r.durationMs)})
+        ${r.statusCode}, ${r.error}, ${r.success}, ${Math.round(r.durationMs)}, ${exchangeRow(r.exchange)})
       returning 1
     ), del as (
       update webhook_deliveries set
@@ -223,6 +226,8 @@ export async function recordAttempts(
   }
   const hooks = [...runs.keys()].sort();
   const at = <T>(pick: (r: (typeof results)[number]) => T) => results.map(pick);
+  const exchanges = results.map((r) => exchangeValues(r.exchange));
+  const ex = <I extends number>(i: I) => exchanges.map((x) => x[i]);
   const { rows } = await sql<{ id: string; newly: boolean }>`
     with
       r as (
@@ -231,14 +236,19 @@ export async function recordAttempts(
           ${at((r) => r.delivery.changeId)}::bigint[], ${at((r) => r.delivery.type)}::text[],
           ${at((r) => r.statusCode)}::int[], ${at((r) => r.error)}::text[], ${at((r) => r.success)}::bool[],
           ${at((r) => Math.round(r.durationMs))}::int[], ${at((r) => r.delivery.attempt)}::int[],
-          ${at((r) => Math.round(r.retryInMs))}::int[]
+          ${at((r) => Math.round(r.retryInMs))}::int[], ${ex(0)}::text[], ${ex(1)}::text[], ${ex(2)}::text[],
+          ${ex(3)}::text[], ${ex(4)}::text[], ${ex(5)}::bool[]
         ) with ordinality as r(webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms,
-          attempt, retry_ms, ord)
+          attempt, retry_ms, request_url, request_headers, request_body, response_headers, response_body,
+          response_body_truncated, ord)
       ),
       a as (
         insert into webhook_attempts
-          (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms)
-        select webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms from r order by ord
+          (webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms, ${EXCHANGE_COLUMNS})
+        select webhook_id, delivery_id, change_id, event, status_code, error, success, duration_ms,
+          request_url, request_headers::jsonb, request_body, response_headers::jsonb, response_body,
+          response_body_truncated
+        from r order by ord
         returning 1
       ),
       del as (
