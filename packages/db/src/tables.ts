@@ -30,7 +30,7 @@ export interface ProjectsTable {
 export interface TagsTable {
   id: string;
   /** Null only for a merged tag whose name the tag it went into took (a rename). */
-  name: ColumnType<string, string, string | null>;
+  name: ColumnType<string | null, string, string | null>;
   name_en: string | null;
   slug: string;
   created_at: Timestamp;

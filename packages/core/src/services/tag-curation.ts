@@ -25,7 +25,15 @@ async function tagOf(trx: Kysely<Database>, slug: string): Promise<TagRow> {
   return tag;
 }
 
-async function curated(trx: Kysely<Database>, tag: TagRow): Promise<CuratedTag> {
+/** A tag that is not an alias, which always has a name (the tags_name_of_live check of the table). */
+type LiveTag = TagRow & { alias_of: null; name: string };
+
+function live(tag: TagRow): LiveTag {
+  if (tag.alias_of !== null || tag.name === null) throw new Error(`tag ${tag.id} is not a live tag`);
+  return tag as LiveTag;
+}
+
+async function curated(trx: Kysely<Database>, tag: LiveTag): Promise<CuratedTag> {
   return {
     id: tag.id,
     name: tag.name,
@@ -36,11 +44,11 @@ async function curated(trx: Kysely<Database>, tag: TagRow): Promise<CuratedTag> 
 }
 
 /** The tag a merged one stands for (alias_of is always the final target). */
-async function targetOf(trx: Kysely<Database>, tag: TagRow): Promise<TagRow> {
-  if (tag.alias_of === null) return tag;
+async function targetOf(trx: Kysely<Database>, tag: TagRow): Promise<LiveTag> {
+  if (tag.alias_of === null) return live(tag);
   const target = await findTagById(trx, tag.alias_of);
   if (!target) throw new Error(`tag ${tag.id}: its target ${tag.alias_of} is missing`);
-  return target;
+  return live(target);
 }
 
 export async function renameTag(
@@ -49,11 +57,12 @@ export async function renameTag(
   names: { name?: string | undefined; nameEn?: string | undefined },
 ): Promise<CuratedTag> {
   await lockTagVocabulary(trx);
-  const tag = await tagOf(trx, slug);
-  if (tag.alias_of !== null) {
-    const target = await targetOf(trx, tag);
+  const found = await tagOf(trx, slug);
+  if (found.alias_of !== null) {
+    const target = await targetOf(trx, found);
     throw new AppError('CONFLICT', [`Tag "${slug}" was merged into "${target.slug}": rename that one`]);
   }
+  const tag = live(found);
   const next = { name: names.name ?? tag.name, nameEn: names.nameEn ?? tag.name_en };
   for (const [field, value, old] of [
     ['name', next.name, tag.name],

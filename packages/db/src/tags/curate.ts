@@ -12,7 +12,8 @@ export const TAG_VOCABULARY = 7_272_740_010;
 
 export interface TagRow {
   id: string;
-  name: string;
+  /** Null only for a merged tag (an alias) whose name the tag it went into took. */
+  name: string | null;
   name_en: string | null;
   slug: string;
   alias_of: string | null;
