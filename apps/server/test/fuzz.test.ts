@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { targets, useServer } from './helpers.ts';
 
 /**
- * Property-based fuzzing of all ten endpoints: generated, mutated and raw bodies, query
+ * Property-based fuzzing of all ten endpoints, and of two webhook routes (rotating a secret, a
+ * delivery's detail): generated, mutated and raw bodies, query
  * strings, path parameters and key variations. For every response: no 5xx, the envelope, and
  * no write by a rejected request (nor by a read). FUZZ_RUNS (default 10000) is the number of
  * requests per database target; FUZZ_SEED replays a run (fast-check prints seed and path).
@@ -29,6 +30,9 @@ const ROUTES = {
   completeTask: { method: 'POST', path: '/api/discovery/tasks/{id}/complete', keyed: true },
   checkTasks: { method: 'POST', path: '/api/discovery/check-duplicates', keyed: true },
   checkProjects: { method: 'POST', path: '/api/webhook/check-duplicates', keyed: true },
+  rotateSecret: { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', keyed: true },
+  // the seeded webhook's attempts: the delivery id is what varies
+  getDelivery: { method: 'GET', path: '/api/webhooks/@@WEBHOOK@@/deliveries/{deliveryId}', keyed: true },
 } as const;
 type RouteName = keyof typeof ROUTES;
 const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
@@ -254,6 +258,7 @@ const SHAPE_KEYS = [
   'id',
   'limit',
   'offset',
+  'graceSeconds',
 ];
 const weirdKey = fc.oneof(
   fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'apiKey', ''),
@@ -289,6 +294,18 @@ const taskUrl = fc.oneof(
   { weight: 4, arbitrary: fc.nat({ max: 200 }).map((n) => `https://fuzz.example.org/task/${n}`) },
   { weight: 1, arbitrary: fc.constantFrom('@@URL_TASK_0@@', '@@URL_TASK_3@@', '@@URL_CODE@@') },
 );
+const webhookRef = fc.constantFrom('@@WEBHOOK@@', 'no-such-webhook');
+// an attempt of a change and a ping (of the seeded webhook), one of another webhook, and none
+const deliveryRef = fc.constantFrom('@@ATTEMPT@@', '@@PING@@', '@@OTHER_ATTEMPT@@', '999999999', '0');
+/** The kind of reference a route's path parameter takes. */
+const refFor = (route: RouteName) =>
+  ROUTES[route].path.includes('{slug}')
+    ? slugRef
+    : route === 'rotateSecret'
+      ? webhookRef
+      : route === 'getDelivery'
+        ? deliveryRef
+        : taskRef;
 const linkType = fc.constantFrom('WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER');
 const taskStatus = fc.constantFrom('PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED');
 
@@ -408,6 +425,10 @@ const valid: Record<RouteName, fc.Arbitrary<{ path: string; json?: Record<string
       { minLength: 1, maxLength: 5 },
     )
     .map((projects) => ({ path: pathOf('checkProjects'), json: { projects } })),
+  rotateSecret: fc
+    .tuple(webhookRef, fc.integer({ min: 0, max: 604_800 }))
+    .map(([id, graceSeconds]) => ({ path: pathOf('rotateSecret', id), json: { graceSeconds } })),
+  getDelivery: deliveryRef.map((id) => ({ path: pathOf('getDelivery', id) })),
 };
 
 const validRequest = fc
@@ -451,6 +472,7 @@ const SHAPES: Partial<Record<RouteName, Shape>> = {
   checkProjects: obj({
     projects: arr(obj({ codehostUrl: 'url', modelhubUrl: 'url', websiteUrl: 'url', slug: 'text' })),
   }),
+  rotateSecret: obj({ graceSeconds: 'seconds' }),
 };
 const LEAVES: Record<string, fc.Arbitrary<unknown>> = {
   text: fc.oneof(validText(0, 30), anyText, specialString, longString),
@@ -458,6 +480,10 @@ const LEAVES: Record<string, fc.Arbitrary<unknown>> = {
   linkType: fc.oneof(linkType, fc.constantFrom('GITHUB', 'website', 'HUGGINGFACE', '')),
   projectStatus: fc.oneof(fc.constantFrom('ACTIVE', 'ARCHIVED'), fc.constantFrom('DRAFT', 'active', '')),
   taskStatus: fc.oneof(taskStatus, fc.constantFrom('DONE', 'pending', 'IN PROGRESS', '')),
+  seconds: fc.oneof(
+    fc.integer({ min: -1, max: 604_801 }),
+    fc.constantFrom(0, 604_800, 604_801, -1, 1.5, '60'),
+  ),
   json: fc.oneof(
     fc.jsonValue({ maxDepth: 4 }),
     fc.anything({ key: weirdKey, maxDepth: 3, values: [scalar] }),
@@ -503,7 +529,7 @@ const generatedRequest: fc.Arbitrary<Req> = fc
           { weight: 1, arbitrary: fc.anything({ key: weirdKey, maxDepth: 4 }) },
           { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
         ),
-        route === 'deleteProject' ? slugRef : taskRef,
+        refFor(route),
       )
       .map(([json, param]) =>
         req(route, { path: pathOf(route, param), body: JSON.stringify(json) ?? 'undefined' }),
@@ -803,9 +829,15 @@ const rawBody: fc.Arbitrary<{ route: RouteName; body: string | Uint8Array }> = f
 );
 
 const rawRequest: fc.Arbitrary<Req> = fc
-  .tuple(rawBody, fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }), slugRef, taskRef)
-  .map(([{ route, body }, contentType, slug, id]) => {
-    const param = route === 'deleteProject' ? slug : id;
+  .tuple(
+    rawBody,
+    fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }),
+    slugRef,
+    taskRef,
+    webhookRef,
+  )
+  .map(([{ route, body }, contentType, slug, id, hook]) => {
+    const param = route === 'deleteProject' ? slug : route === 'rotateSecret' ? hook : id;
     const headers: [string, string][] = [KEY_HEADER];
     // no content-type at all: the body goes as bytes, which fetch sends without one
     if (contentType !== undefined) headers.push(['content-type', contentType]);
@@ -873,7 +905,7 @@ const segmentPiece = fc.oneof(
 );
 /** A path parameter for a route: its own kind of reference, or junk. */
 function paramFor(route: RouteName): fc.Arbitrary<string> {
-  const ref = ROUTES[route].path.includes('{slug}') ? slugRef : taskRef;
+  const ref = refFor(route);
   return fc.oneof(
     { weight: 3, arbitrary: ref },
     // pieces of junk, text and special strings run together
@@ -988,9 +1020,9 @@ const urlRequest: fc.Arbitrary<Req> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc
-      // the two reads take no body: the path and query are all they have
+      // the reads take no body: the path and query are all they have
       .oneof(
-        { weight: 2, arbitrary: fc.constantFrom<RouteName>('getProject', 'getTask') },
+        { weight: 2, arbitrary: fc.constantFrom<RouteName>('getProject', 'getTask', 'getDelivery') },
         { weight: 1, arbitrary: fc.constantFrom(...PARAM_ROUTES) },
       )
       .chain((route) =>
@@ -1013,7 +1045,9 @@ const urlRequest: fc.Arbitrary<Req> = fc.oneof(
             ? undefined
             : route === 'completeTask'
               ? { explorationData: project }
-              : { status };
+              : route === 'rotateSecret'
+                ? { graceSeconds: 60 }
+                : { status };
         return req(route, { method, path: pathOf(route, p) + (q === undefined ? '' : `?${q}`), json });
       }),
   },
@@ -1105,7 +1139,15 @@ const keyRequest: fc.Arbitrary<Req> = fc
 // ---------------------------------------------------------------------------------------------
 // Checks
 
-const TABLES = ['projects', 'tags', 'project_tags', 'links', 'discovery_tasks'] as const;
+const TABLES = [
+  'projects',
+  'tags',
+  'project_tags',
+  'links',
+  'discovery_tasks',
+  'webhooks',
+  'webhook_attempts',
+] as const;
 type Fingerprint = Record<(typeof TABLES)[number], string>;
 /**
  * Per table: row count and the newest xmin. Every committed insert or update writes a tuple
@@ -1206,6 +1248,27 @@ describe.each(targets)('fuzzing every endpoint on $name', (target) => {
     await patch(4, 'IN_PROGRESS');
     await patch(4, 'FAILED');
     await patch(4, 'PENDING');
+    // A webhook (never sent to: no dispatcher runs here) with an attempt at a change and a ping, and
+    // another webhook's attempt.
+    const hook = async () =>
+      (await call('POST', '/api/webhooks', { url: `https://203.0.113.9/${n}`, events: ['*'] })).json.webhook
+        .id as string;
+    const [webhook, other] = [await hook(), await hook()];
+    await call('POST', '/api/discovery/tasks', { tasks: [{ sourceUrl: `${base}/task/hooked` }] });
+    const attempts = await s.db.pool.query(
+      `insert into webhook_attempts (webhook_id, delivery_id, change_id, type, message_id, event, status_code,
+         error, success, duration_ms, request_url, request_headers, request_body, response_headers, response_body)
+       select webhook_id, id, change_id, 'change', null, 'task.created', 503, 'HTTP 503', false, 9,
+         'https://203.0.113.9/', '{"webhook-id":"chg_1"}'::jsonb, '{}', '{"retry-after":"1"}'::jsonb, 'busy'
+       from webhook_deliveries where webhook_id = any($1::text[])
+       union all
+       select $2, null, null, 'ping', 'ping_seed', 'ping', null, 'no answer', false, 9,
+         'https://203.0.113.9/', '{}'::jsonb, '{"type":"ping"}', null, null
+       returning id::text, webhook_id, type`,
+      [[webhook, other], webhook],
+    );
+    const attemptOf = (w: string, type: string) =>
+      attempts.rows.find((r: any) => r.webhook_id === w && r.type === type)!.id as string;
     const slugs = await s.db.pool.query(
       'select p.slug, l.url from projects p join links l on l.project_id = p.id where l.url = any($1::text[])',
       [[`${base}/code`, `${base}/paper`]],
@@ -1221,6 +1284,10 @@ describe.each(targets)('fuzzing every endpoint on $name', (target) => {
       URL_WEB: `${base}/web`,
       URL_TASK_0: taskUrls[0]!,
       URL_TASK_3: taskUrls[3]!,
+      WEBHOOK: webhook,
+      ATTEMPT: attemptOf(webhook, 'change'),
+      PING: attemptOf(webhook, 'ping'),
+      OTHER_ATTEMPT: attemptOf(other, 'change'),
       ...Object.fromEntries(ids.map((id, i) => [`TASK_${i}`, id])),
     };
     last = undefined;
