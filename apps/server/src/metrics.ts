@@ -243,7 +243,7 @@ function changeMetrics(registry: Registry, options: { db: Kysely<Database>; logg
   );
   counted(
     'webhook_delivery_attempts',
-    'Webhook delivery attempts recorded (retention applies), by outcome',
+    'Webhook delivery attempts recorded (retention applies; pings aside), by outcome',
     'outcome',
     (c) => c.attempts,
   );

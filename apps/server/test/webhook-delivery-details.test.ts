@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sql } from '@directory/db';
+import { pruneChanges, sql } from '@directory/db';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeSignal } from '../src/changes/signal.ts';
@@ -244,6 +244,14 @@ describe.each(targets)('delivery details on $name', (target) => {
     expect(d.response).toMatchObject({ statusCode: 204, body: '', bodyTruncated: false });
     const again = await s.call('POST', `/api/webhooks/${hook.id}/deliveries/${p.id}/redeliver`);
     expect(again.status, again.text).toBe(409);
+    // nor is it counted among delivery attempts
+    const attempts = (
+      await sql<{ n: number }>`
+      select count(*)::int as n from webhook_attempts where type = 'change' and success`.execute(s.db.db)
+    ).rows[0]!.n;
+    expect((await s.call('GET', '/metrics')).text).toContain(
+      `webhook_delivery_attempts{outcome="success"} ${attempts}\n`,
+    );
     expect(again.json.details[0]).toMatch(/is a ping/);
   });
 
@@ -303,6 +311,16 @@ describe.each(targets)('delivery details on $name', (target) => {
       durationMs: 7,
       error: 'HTTP 500',
     });
+  });
+
+  it('retention removes an old attempt with what it kept, a ping too', async () => {
+    const p = await ping();
+    await sql`update webhook_attempts set at = now() - interval '31 days' where id = ${p.id}::bigint`.execute(
+      s.db.db,
+    );
+    await pruneChanges(s.db.db, 30);
+    expect((await detail(p.id)).status).toBe(404);
+    expect((await list()).map((d) => d.id)).not.toContain(p.id);
   });
 
   it('no secret anywhere in the list or a detail', async () => {

@@ -291,7 +291,7 @@ export async function recordAttempts(
   return rows.filter((r) => r.newly).map((r) => r.id);
 }
 
-/** Webhook deliveries by state, and attempts by outcome, for /metrics. */
+/** Webhook deliveries by state, and attempts by outcome (pings aside: not deliveries), for /metrics. */
 export async function deliveryCounts(
   db: Db,
 ): Promise<{ deliveries: Record<string, number>; attempts: Record<string, number> }> {
@@ -299,7 +299,7 @@ export async function deliveryCounts(
     select 'delivery' as kind, status as key, count(*)::int as count from webhook_deliveries group by status
     union all
     select 'attempt', case when success then 'success' else 'failure' end, count(*)::int
-    from webhook_attempts group by success
+    from webhook_attempts where type = 'change' group by success
   `.execute(db);
   const deliveries: Record<string, number> = { PENDING: 0, DELIVERED: 0, FAILED: 0 };
   const attempts: Record<string, number> = { success: 0, failure: 0 };
