@@ -205,6 +205,42 @@ describe.skipIf(skipReason !== undefined)(
       expect(page.json.projects.find((x: any) => x.slug === slug)?.tags[0].nameEn).toBe(`Renamed ${w}`);
     }, 60_000);
 
+    it('a dismissal of duplicates is read back by the process that wrote it while the standby has not replayed it', async () => {
+      const w = word();
+      // one name spelt two ways: a "name" group of duplicates, written by the other process
+      // (so that process a has no write of its own the standby lacks before its dismissal)
+      const created = await upsert(b, [
+        project({ name: `Twin ${w}`, nameEn: `Twin ${w} one`, description: `One of ${w}.` }),
+        project({ name: `twin-${w}`, nameEn: `Twin ${w} two`, description: `The other of ${w}.` }),
+      ]);
+      expect(created.status, created.text).toBe(200);
+      const slugs = created.json.results.map((r: any) => r.slug as string).sort();
+      const listed = async () => {
+        const r = await a.call('GET', '/api/projects/duplicates?limit=100');
+        expect(r.status, r.text).toBe(200);
+        return r.json.groups.some((g: any) => g.projects.some((p: any) => p.slug === slugs[0]));
+      };
+      await waitFor('reads from the standby', async () =>
+        (await reads(a)).from === 'standby 1' ? true : undefined,
+      );
+      await waitFor('the standby lists the pair', async () => ((await listed()) ? true : undefined));
+      await sql(standby, 'select pg_wal_replay_pause()');
+      try {
+        const dismissed = await a.call('POST', '/api/projects/duplicates/dismiss', { body: { slugs } });
+        expect(dismissed.status, dismissed.text).toBe(200);
+        expect(await listed()).toBe(false);
+        const pairs = await a.call('GET', '/api/projects/duplicates?dismissed=true&limit=100');
+        expect(
+          pairs.json.dismissals.map((d: any) => d.projects.map((p: any) => p.slug).sort()),
+        ).toContainEqual(slugs);
+        const undone = await a.call('DELETE', '/api/projects/duplicates/dismiss', { body: { slugs } });
+        expect(undone.status, undone.text).toBe(200);
+        expect(await listed()).toBe(true);
+      } finally {
+        await sql(standby, 'select pg_wal_replay_resume()');
+      }
+    }, 60_000);
+
     it('another process finds a write within 1 s', async () => {
       await waitFor('b on the standby', async () =>
         (await reads(b)).from === 'standby 1' ? true : undefined,

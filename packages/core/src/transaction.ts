@@ -31,6 +31,12 @@ export class RequestWrites {
   readonly tags: IndexedTagRow[] = [];
   /** The tags its tag.updated changes name (a rename, a merge): re-read. */
   readonly tagIds: string[] = [];
+  /**
+   * Whether it wrote what reads of no particular project show, and the feed does not carry (a
+   * duplicate dismissal): those reads go to the primary until a standby shows it
+   * (docs/operating.md#read-your-writes).
+   */
+  beyondProjects = false;
 
   /** The rows a committed transaction of this request wrote (never those of one that failed). */
   wrote(rows: WrittenRows): void {

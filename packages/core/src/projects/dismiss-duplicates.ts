@@ -1,6 +1,7 @@
 import { type Database, findProjectIdsBySlugs, insertDismissals, type Kysely } from '@directory/db';
 import { actorOf } from '../domain/actor.ts';
 import { missingProject } from '../services/aliases.ts';
+import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import {
   DismissDuplicatesInput,
@@ -31,10 +32,13 @@ export const dismissDuplicates = keyedProcedure
   .mutation(async ({ ctx, input }) => {
     const actor = actorOf(ctx);
     const projects = await projectsOfSlugs(ctx.db, input.slugs);
-    const pairs = await insertDismissals(
-      ctx.db,
-      projects.map((p) => p.id),
-      actor,
+    const pairs = await inTransaction(ctx, (trx) =>
+      insertDismissals(
+        trx,
+        projects.map((p) => p.id),
+        actor,
+      ),
     );
+    if (ctx.writes) ctx.writes.beyondProjects = true;
     return { success: true as const, projects, pairs };
   });

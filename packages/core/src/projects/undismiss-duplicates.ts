@@ -1,4 +1,5 @@
 import { deleteDismissals } from '@directory/db';
+import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { projectsOfSlugs } from './dismiss-duplicates.ts';
 import {
@@ -17,9 +18,12 @@ export const undismissDuplicates = keyedProcedure
   .output(UndismissDuplicatesOutput)
   .mutation(async ({ ctx, input }) => {
     const projects = await projectsOfSlugs(ctx.db, input.slugs);
-    const pairs = await deleteDismissals(
-      ctx.db,
-      projects.map((p) => p.id),
+    const pairs = await inTransaction(ctx, (trx) =>
+      deleteDismissals(
+        trx,
+        projects.map((p) => p.id),
+      ),
     );
+    if (ctx.writes) ctx.writes.beyondProjects = true;
     return { success: true as const, projects, pairs };
   });

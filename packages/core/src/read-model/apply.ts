@@ -71,7 +71,7 @@ export class Applier {
    * the model has contents yet (else only the routing of reads learns of the writes).
    */
   async applyOwn(
-    writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags' | 'tagIds'>,
+    writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags' | 'tagIds' | 'beyondProjects'>,
     built: boolean,
   ): Promise<void> {
     if (writes.xids.length === 0) return;
@@ -81,7 +81,7 @@ export class Applier {
     for (const c of writes.changes) for (const id of [c.projectId, c.intoProjectId]) if (id) written.push(id);
     // a tag renamed or merged shows in every project that has it: every read, until then
     if (writes.tagIds.length > 0) this.reads.wrote(writes.xids, 'all');
-    else if (written.length > 0) this.reads.wrote(writes.xids, written);
+    else if (written.length > 0 || writes.beyondProjects) this.reads.wrote(writes.xids, written);
     if (!built) return;
     const seen = this.held.builtFrom;
     const fresh = seen ? writes.xids.filter((x) => !visibleIn(seen, BigInt(x))) : writes.xids;

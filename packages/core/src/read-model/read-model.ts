@@ -148,7 +148,9 @@ export class ReadModel {
   }
 
   /** Applies this process's own committed writes before the write is answered (apply.ts). */
-  applyOwn(writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags' | 'tagIds'>): Promise<void> {
+  applyOwn(
+    writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags' | 'tagIds' | 'beyondProjects'>,
+  ): Promise<void> {
     return this.applier.applyOwn(writes, this.built);
   }
 
