@@ -122,13 +122,7 @@ export {
 export { fillTagNamesEn, insertTags } from './tags/write.ts';
 export { findTaskById, lockTaskById, type QueuePosition, readTaskPage } from './tasks/read.ts';
 export { insertTasks, type NewTask, type TaskChange, updateTaskIfStatus } from './tasks/write.ts';
-export {
-  type AttemptDetailRecord,
-  type AttemptExchange,
-  type AttemptRecord,
-  findAttemptDetail,
-  recordPing,
-} from './webhooks/attempt-details.ts';
+export { type AttemptRecord, findAttemptDetail, recordPing } from './webhooks/attempt-details.ts';
 export {
   type ClaimedDelivery,
   claimDeliveries,

@@ -76,6 +76,62 @@ describe('recordAttempts', () => {
     expect(r.disabled).toEqual(['w1']);
   });
 
+  it("keeps each attempt's request and response, in a batch where some have none", async () => {
+    const handle = await connect('memory:');
+    try {
+      await migrateToLatest(handle.db);
+      await sql`insert into webhooks (id, url, events, secret) values ('w1', 'https://example.org/hook', '{*}', 's')`.execute(
+        handle.db,
+      );
+      for (const _ of [1, 2])
+        await sql`insert into changes (type, project_id, slug) values ('project.created', 'p', 's')`.execute(
+          handle.db,
+        );
+      const claimed = await claimDeliveries(handle.db, 2, 60_000);
+      claimed.sort((a, b) => Number(a.deliveryId) - Number(b.deliveryId));
+      const exchange = {
+        request: { url: 'https://example.org/hook', headers: { 'webhook-id': 'chg_1' }, body: '{"a":"中"}' },
+        response: { headers: { 'content-type': 'text/plain' }, body: 'ok', bodyTruncated: true },
+      };
+      await recordAttempts(
+        handle.db,
+        claimed.map((delivery, i) => ({
+          delivery,
+          success: true,
+          statusCode: 200,
+          error: null,
+          durationMs: 3,
+          retryInMs: 1000,
+          ...(i === 0 && { exchange }),
+        })),
+        { giveUpAfterMs: 86_400_000, maxFailures: 5 },
+      );
+      const { rows } = await sql<Record<string, unknown>>`
+        select request_url, request_headers, request_body, response_headers, response_body, response_body_truncated
+        from webhook_attempts order by delivery_id`.execute(handle.db);
+      expect(rows).toEqual([
+        {
+          request_url: 'https://example.org/hook',
+          request_headers: { 'webhook-id': 'chg_1' },
+          request_body: '{"a":"中"}',
+          response_headers: { 'content-type': 'text/plain' },
+          response_body: 'ok',
+          response_body_truncated: true,
+        },
+        {
+          request_url: null,
+          request_headers: null,
+          request_body: null,
+          response_headers: null,
+          response_body: null,
+          response_body_truncated: false,
+        },
+      ]);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('adds the failures of a batch without a success to the stored run', async () => {
     const r = await withBatch(1, [false, false], 10);
     expect(r.webhook).toEqual({ enabled: true, consecutive_failures: 3 });
