@@ -3,12 +3,14 @@ import { fieldErrorsEn } from './field-errors.en.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysEn } from './keys.en.ts';
 import { relatedEn } from './related.en.ts';
+import { webhooksEn } from './webhooks.en.ts';
 
 export const en = {
   ...curationEn,
   ...fieldErrorsEn,
   ...keysEn,
   ...relatedEn,
+  ...webhooksEn,
   appName: 'Project Directory',
   skipToContent: 'Skip to content',
   nav: 'Main',

@@ -4,12 +4,14 @@ import { fieldErrorsZh } from './field-errors.zh.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysZh } from './keys.zh.ts';
 import { relatedZh } from './related.zh.ts';
+import { webhooksZh } from './webhooks.zh.ts';
 
 export const zh: Messages = {
   ...curationZh,
   ...fieldErrorsZh,
   ...keysZh,
   ...relatedZh,
+  ...webhooksZh,
   appName: '项目目录',
   skipToContent: '跳到正文',
   nav: '主导航',

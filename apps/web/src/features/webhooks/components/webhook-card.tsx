@@ -4,13 +4,21 @@ import { ErrorNote } from '../../../components/error-note.tsx';
 import { Time } from '../../../components/time.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
 import { deleteWebhook, listDeliveries, ping, redeliver, setEnabled, type Webhook } from '../api/webhooks.ts';
+import { DeliveryDrawer } from './delivery-drawer.tsx';
+import { EditWebhook } from './edit-webhook.tsx';
+import { RotateSecret } from './rotate-secret.tsx';
 
-/** One webhook: enable or disable it, ping it, its deliveries newest first with redeliver. */
+/**
+ * One webhook (docs/curation.md#webhooks-in-the-console): enable or disable it, ping it, edit its
+ * URL and events, rotate its secret; its deliveries and pings newest first, each with its request and
+ * response in a drawer, a delivery with redeliver.
+ */
 export function WebhookCard({ webhook }: { webhook: Webhook }) {
   const { t } = useI18n();
   const id = useId();
   const client = useQueryClient();
   const [note, setNote] = useState<string | null>(null);
+  const [open, setOpen] = useState<'edit' | 'rotate' | null>(null);
   const refresh = () => {
     void client.invalidateQueries({ queryKey: ['webhooks'] });
     void client.invalidateQueries({ queryKey: ['deliveries', webhook.id] });
@@ -21,7 +29,11 @@ export function WebhookCard({ webhook }: { webhook: Webhook }) {
   });
   const pinged = useMutation({
     mutationFn: () => ping(webhook.id),
-    onSuccess: (reply) => setNote(t.pingResult(reply.ping.statusCode, reply.ping.durationMs)),
+    onSuccess: (reply) => {
+      setNote(t.pingResult(reply.ping.statusCode, reply.ping.durationMs));
+      // the ping is listed among the deliveries
+      void client.invalidateQueries({ queryKey: ['deliveries', webhook.id] });
+    },
   });
   const remove = useMutation({ mutationFn: () => deleteWebhook(webhook.id), onSuccess: refresh });
   return (
@@ -50,6 +62,28 @@ export function WebhookCard({ webhook }: { webhook: Webhook }) {
         </button>
         <button
           type="button"
+          className="ghost"
+          aria-expanded={open === 'edit'}
+          onClick={() => {
+            setNote(null);
+            setOpen(open === 'edit' ? null : 'edit');
+          }}
+        >
+          {t.editWebhook}
+        </button>
+        <button
+          type="button"
+          className="ghost"
+          aria-expanded={open === 'rotate'}
+          onClick={() => {
+            setNote(null);
+            setOpen(open === 'rotate' ? null : 'rotate');
+          }}
+        >
+          {t.rotateSecret}
+        </button>
+        <button
+          type="button"
           className="danger ghost"
           disabled={remove.isPending}
           onClick={() => remove.mutate()}
@@ -57,6 +91,19 @@ export function WebhookCard({ webhook }: { webhook: Webhook }) {
           {t.deleteWebhook}
         </button>
       </div>
+      {open === 'edit' && (
+        <EditWebhook
+          webhook={webhook}
+          onDone={(saved) => {
+            setOpen(null);
+            setNote(saved);
+            if (saved) refresh();
+          }}
+        />
+      )}
+      {open === 'rotate' && (
+        <RotateSecret webhook={webhook} onRotated={refresh} onDone={() => setOpen(null)} />
+      )}
       <p role="status" className="note">
         {note}
       </p>
@@ -82,6 +129,7 @@ function Deliveries({ webhookId, onNote }: { webhookId: string; onNote(note: str
       void client.invalidateQueries({ queryKey: ['deliveries', webhookId] });
     },
   });
+  const [shown, setShown] = useState<string | null>(null);
   const deliveries = query.data?.deliveries ?? [];
   if (query.isError) return <ErrorNote error={query.error} onRetry={() => query.refetch()} />;
   return (
@@ -94,7 +142,9 @@ function Deliveries({ webhookId, onNote }: { webhookId: string; onNote(note: str
             <th scope="col">{t.event}</th>
             <th scope="col">{t.responseCode}</th>
             <th scope="col">
-              <span className="visually-hidden">{t.redeliver('')}</span>
+              <span className="visually-hidden">
+                {t.showDelivery('').trim()} / {t.redeliver('').trim()}
+              </span>
             </th>
           </tr>
         </thead>
@@ -107,34 +157,48 @@ function Deliveries({ webhookId, onNote }: { webhookId: string; onNote(note: str
             </tr>
           )}
           {deliveries.map((d) => (
-            <tr key={d.id} data-delivery={d.id}>
+            <tr key={d.id} data-delivery={d.id} data-type={d.type}>
               <td>
                 <Time iso={d.at} />
               </td>
               <td>
-                <code>{d.event}</code>
+                {d.type === 'ping' ? (
+                  <span className="badge ping-badge">{t.pingBadge}</span>
+                ) : (
+                  <code>{d.event}</code>
+                )}
               </td>
               <td>
                 <span className={`badge ${d.success ? 'ok-badge' : 'error-badge'}`}>
-                  {d.statusCode ?? '—'}
+                  {d.statusCode ?? t.noAnswer}
                 </span>
                 {d.error && d.statusCode === null && <span className="muted"> {d.error}</span>}
               </td>
               <td>
-                <button
-                  type="button"
-                  className="ghost"
-                  disabled={again.isPending}
-                  onClick={() => again.mutate(d.id)}
-                >
-                  {t.redeliver(d.id)}
-                </button>
+                <div className="delivery-actions">
+                  <button type="button" className="ghost" onClick={() => setShown(d.id)}>
+                    {t.showDelivery(d.id)}
+                  </button>
+                  {d.type === 'change' && (
+                    <button
+                      type="button"
+                      className="ghost"
+                      disabled={again.isPending}
+                      onClick={() => again.mutate(d.id)}
+                    >
+                      {t.redeliver(d.id)}
+                    </button>
+                  )}
+                </div>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
       {again.isError && <ErrorNote error={again.error} />}
+      {shown !== null && (
+        <DeliveryDrawer webhookId={webhookId} deliveryId={shown} onClose={() => setShown(null)} />
+      )}
     </div>
   );
 }

@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { CopyText } from '../../../components/copy-text.tsx';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
 import { createWebhook, listWebhooks } from '../api/webhooks.ts';
+import { EventChoices } from './event-choices.tsx';
 import { WebhookCard } from './webhook-card.tsx';
 
 export default function WebhooksPage() {
@@ -43,17 +45,6 @@ function Webhooks() {
   );
 }
 
-const EVENTS = [
-  '*',
-  'project.created',
-  'project.updated',
-  'project.deleted',
-  'project.merged',
-  'task.created',
-  'task.updated',
-  'tag.updated',
-];
-
 /** A new webhook: its URL, events and description; the secret is shown once, after. */
 function CreateForm() {
   const { t } = useI18n();
@@ -81,19 +72,7 @@ function CreateForm() {
         <label htmlFor={`${id}-url`}>{t.webhookUrl}</label>
         <input id={`${id}-url`} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
       </div>
-      <fieldset className="events">
-        <legend>{t.webhookEvents}</legend>
-        {EVENTS.map((e) => (
-          <label key={e}>
-            <input
-              type="checkbox"
-              checked={events.includes(e)}
-              onChange={(x) => setEvents(x.target.checked ? [...events, e] : events.filter((v) => v !== e))}
-            />{' '}
-            <code>{e}</code>
-          </label>
-        ))}
-      </fieldset>
+      <EventChoices value={events} onChange={setEvents} />
       <div className="field">
         <label htmlFor={`${id}-d`}>{t.webhookDescription}</label>
         <input
@@ -108,9 +87,9 @@ function CreateForm() {
       </button>
       {create.isError && <ErrorNote error={create.error} />}
       {create.data && (
-        <div className="notice secret" role="status">
+        <div className="notice secret">
           <p>{t.secretOnce}</p>
-          <code className="secret-value">{create.data.secret}</code>
+          <CopyText value={create.data.secret} label={t.copySecret} />
         </div>
       )}
     </form>
