@@ -3,7 +3,7 @@ import { request } from '../../../lib/api-client.ts';
 
 // Webhooks, their deliveries (each with its request and response), redeliver, ping, edit, rotate
 // (docs/changes-and-webhooks.md#webhooks--key, docs/changes-and-webhooks.md#a-deliverys-request-and-response,
-// docs/changes-and-webhooks.md#rotating-a-webhooks-secret, docs/curation.md#the-consoles-webhooks).
+// docs/changes-and-webhooks.md#rotating-a-webhooks-secret, docs/curation.md#webhooks-in-the-console).
 
 export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
 export type Delivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number];

@@ -183,6 +183,7 @@ function Body({ body, truncated = false }: { body: string | null; truncated?: bo
   return (
     <div className="drawer-body">
       <h4>{pretty === null || pretty === body ? t.body : t.bodyJson}</h4>
+      {truncated && <p className="notice truncated">{t.bodyTruncated}</p>}
       {body === null ? (
         <p className="muted">{t.bodyNone}</p>
       ) : body === '' ? (
@@ -192,7 +193,6 @@ function Body({ body, truncated = false }: { body: string | null; truncated?: bo
           <code>{pretty}</code>
         </pre>
       )}
-      {truncated && <p className="notice truncated">{t.bodyTruncated}</p>}
     </div>
   );
 }
