@@ -3,12 +3,18 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, expectAccessible, launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
+/** With UPDATE_DOCS_SCREENSHOTS=1, the drawer also goes to docs/screenshots (docs/curation.md#webhooks-in-the-console). */
+const DOCS_SHOTS =
+  process.env.UPDATE_DOCS_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : null;
 /** What the receiver answers a change: JSON, which the drawer shows indented. */
 const CHANGE_ANSWER = '{"ok":true,"消息":"已收入索引"}';
 /** What it answers a ping: more than the 4 KB kept. */
@@ -395,6 +401,9 @@ describe('webhooks in the web console: deliveries in a drawer, rotate and copy t
         expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width + 0.5);
         await expectAccessible(page, `drawer ${label}`);
         await page.screenshot({ path: join(ARTIFACTS, `webhooks-drawer-${width}-${lang}.png`) });
+        // Chinese on the phone, English on the desktop
+        if (DOCS_SHOTS && (width === 'desktop') === (lang === 'en'))
+          await page.screenshot({ path: `${DOCS_SHOTS}webhooks-drawer-${width}.png` });
         // scrolled to the response
         await drawer.locator('[data-side="response"]').scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(ARTIFACTS, `webhooks-drawer-response-${width}-${lang}.png`) });
