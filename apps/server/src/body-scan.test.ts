@@ -69,6 +69,26 @@ describe('the body scan, whole or in chunks (docs/keys-and-limits.md#bodies)', (
     expect(everySplit(`{"a":${'['.repeat(70)}${']'.repeat(70)}}`)).toMatchObject({ kind: 'too-deep' });
   });
 
+  it('still finds the top-level key of a body nested too deep, before or after the deep part', () => {
+    const deep = `${'['.repeat(70)}${']'.repeat(70)}`;
+    expect(everySplit(`{"apiKey":"k-1","a":${deep}}`)).toEqual({
+      kind: 'too-deep',
+      apiKey: 'k-1',
+      blank: false,
+    });
+    expect(everySplit(`{"a":{"b":${deep},"apiKey":"inner"},"apiKey":"k-2"}`)).toMatchObject({
+      kind: 'too-deep',
+      apiKey: 'k-2',
+    });
+    expect(everySplit(`{"a":${deep},"apiKey":7}`)).toMatchObject({ kind: 'too-deep', apiKey: NOT_A_STRING });
+    // a key sent in a header (or a body that is an array): the rest is not read for one
+    expect(everySplit(`{"a":${deep},"apiKey":"k-3"}`, false)).toMatchObject({
+      kind: 'too-deep',
+      apiKey: undefined,
+    });
+    expect(everySplit(`[${deep},{"apiKey":"k-4"}]`)).toMatchObject({ kind: 'too-deep', apiKey: undefined });
+  });
+
   it('skips a byte order mark and says when a body is only whitespace', () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     expect(everySplit(Buffer.concat([bom, Buffer.from('{"apiKey":"b"}')]))).toMatchObject({

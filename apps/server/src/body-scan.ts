@@ -30,12 +30,12 @@ type Capture = 'name' | 'key' | undefined;
 
 /**
  * One pass over a JSON body's bytes as they arrive, chunk by chunk, before (and often instead of)
- * parsing it: the nesting depth (more than `maxDepth`: too deep, and the pass stops), the
- * top-level `apiKey`, and every array's length against what `shape` lets it hold (an object's
- * members against MAX_OBJECT_MEMBERS). Nothing is built but the key and the member names, and no
- * chunk is kept: a body of a million items costs this pass over its chunks and no more, so a
- * request whose key is missing or wrong is refused for the price of reading it
- * (docs/keys-and-limits.md#bodies).
+ * parsing it: the nesting depth (more than `maxDepth`: too deep), the top-level `apiKey`, and
+ * every array's length against what `shape` lets it hold (an object's members against
+ * MAX_OBJECT_MEMBERS); once refused (too deep, too long), the rest is read only for the key.
+ * Nothing is built but the key and the member names, and no chunk is kept: a body of a million
+ * items costs this pass over its chunks and no more, so a request whose key is missing or wrong
+ * is refused for the price of reading it (docs/keys-and-limits.md#bodies).
  *
  * Bytes, never a decoded string: every character JSON's structure is made of is ASCII, and no
  * byte of a multi-byte UTF-8 character is below 0x80, so a quote or bracket byte is always that
@@ -51,8 +51,9 @@ export class BodyScanner {
   private top: Frame | undefined;
   private apiKey: ApiKeyFound;
   private tooLong: string | undefined;
-  /** 'key': an array was too long, and only the top-level key still matters (depth and strings). */
-  private mode: 'all' | 'key' | 'done' | 'too-deep' = 'all';
+  /** 'key': refused (too long, too deep), and only the top-level key still matters. */
+  private mode: 'all' | 'key' | 'done' = 'all';
+  private tooDeep = false;
   private offset = 0;
   // the string being read, across chunks
   private inString = false;
@@ -95,8 +96,8 @@ export class BodyScanner {
   }
 
   end(): BodyScan {
-    return this.mode === 'too-deep'
-      ? { kind: 'too-deep' }
+    return this.tooDeep
+      ? { kind: 'too-deep', apiKey: this.apiKey }
       : { kind: 'scanned', apiKey: this.apiKey, tooLong: this.tooLong };
   }
 
@@ -153,7 +154,7 @@ export class BodyScanner {
       } else if (c === 0x7d || c === 0x5d) depth--;
       else if (c === QUOTE) {
         this.depth = depth;
-        this.keyToken(c);
+        this.keyString();
         return i;
       } else if (depth === 1) {
         if (c === 0x3a) this.value = true;
@@ -165,9 +166,8 @@ export class BodyScanner {
     return i;
   }
 
-  /** One byte outside a string. */
+  /** One byte outside a string, while all of the body matters. */
   private token(c: number) {
-    if (this.mode === 'key') return this.keyToken(c);
     if (isSpace(c)) return;
     const top = this.top;
     if (top?.expectStart && c !== 0x5d && c !== 0x7d && c !== 0x2c && c !== 0x3a) {
@@ -185,12 +185,7 @@ export class BodyScanner {
         this.tooLong = top.array
           ? `${path}: Too big: expected array to have <=${max} items`
           : `${path}: Must have at most ${max} members`;
-        // the rest matters only for the body's key, when no header sent one (and a body that is
-        // an array has none)
-        this.mode = this.options.needKey && !this.stack[0]?.array ? 'key' : 'done';
-        this.name = undefined;
-        this.value = false;
-        return this.mode === 'key' ? this.keyToken(c) : undefined;
+        return this.refuse(c);
       }
     }
     if (c === QUOTE) {
@@ -200,8 +195,8 @@ export class BodyScanner {
     }
     if (c === 0x5b || c === 0x7b) {
       if (this.depth >= (this.options.maxDepth ?? MAX_BODY_DEPTH)) {
-        this.mode = 'too-deep';
-        return;
+        this.tooDeep = true;
+        return this.refuse(c);
       }
       if (top && this.depth === 1 && top.key === 'apiKey') this.apiKey = NOT_A_STRING;
       let frame = this.stack[this.depth];
@@ -238,22 +233,21 @@ export class BodyScanner {
     }
   }
 
-  /** One byte outside a string, once only the top-level key matters. */
-  private keyToken(c: number) {
-    if (c === QUOTE) {
-      const capture =
-        this.depth !== 1 ? undefined : !this.value ? 'name' : this.name === 'apiKey' ? 'key' : undefined;
-      return this.openString(capture);
-    }
-    if (c === 0x5b || c === 0x7b) {
-      if (this.depth === 1 && this.value && this.name === 'apiKey') this.apiKey = NOT_A_STRING;
-      this.depth++;
-    } else if (c === 0x5d || c === 0x7d) this.depth--;
-    else if (this.depth === 1) {
-      if (c === 0x3a) this.value = true;
-      else if (c === 0x2c) this.value = false;
-      else if (this.value && this.name === 'apiKey' && !isSpace(c)) this.apiKey = NOT_A_STRING;
-    }
+  /** Refused at byte `c`: the rest matters only for the body's key (none: a header's, an array). */
+  private refuse(c: number) {
+    this.mode = this.options.needKey && !this.stack[0]?.array ? 'key' : 'done';
+    // at the top level, the member whose value `c` starts (if any) is the one being read
+    const top = this.depth === 1 ? this.top : undefined;
+    this.name = top?.key;
+    this.value = top?.key !== undefined;
+    if (this.mode === 'key') this.keyBytes(Buffer.of(c), 0);
+  }
+
+  /** A string opens once only the top-level key matters: a top-level name, or the key, is kept. */
+  private keyString() {
+    const capture =
+      this.depth !== 1 ? undefined : !this.value ? 'name' : this.name === 'apiKey' ? 'key' : undefined;
+    this.openString(capture);
   }
 
   private openString(capture: Capture) {

@@ -13,7 +13,8 @@ export const NOT_A_STRING = Symbol('apiKey is not a string');
 export type ApiKeyFound = string | typeof NOT_A_STRING | undefined;
 
 export type BodyScan =
-  | { kind: 'too-deep' }
+  /** Nested deeper than it may be; its top-level `apiKey` is still looked for (a key is a key). */
+  | { kind: 'too-deep'; apiKey: ApiKeyFound }
   | {
       kind: 'scanned';
       /** The body's top-level `apiKey` (the last one, as JSON.parse keeps it); undefined: none. */

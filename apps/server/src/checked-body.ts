@@ -91,7 +91,12 @@ export async function readCheckedBody(
     if (principal && options.headerKey !== undefined)
       principal = await stillValid(options.keys, options.headerKey);
     else if (options.scope) {
-      const found = body.kind === 'bytes' || body.kind === 'refused' ? body.scan.apiKey : undefined;
+      const found =
+        body.kind === 'bytes' || body.kind === 'refused'
+          ? body.scan.apiKey
+          : body.kind === 'too-deep'
+            ? body.apiKey
+            : undefined;
       principal = await authenticate(
         { header: options.headerKey, body: found === NOT_A_STRING ? 0 : found },
         options.keys,

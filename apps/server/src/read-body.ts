@@ -5,7 +5,7 @@ import type { BodyScan } from './body-scan.types.ts';
 
 export type Body =
   | { kind: 'none' }
-  | { kind: 'too-deep' }
+  | Extract<BodyScan, { kind: 'too-deep' }>
   | { kind: 'too-large' }
   /** Refused by its scan: an array too long, or the key it holds is all that is left of it. */
   | { kind: 'refused'; scan: Extract<BodyScan, { kind: 'scanned' }> }

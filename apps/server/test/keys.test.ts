@@ -198,6 +198,16 @@ describe.each(targets)('keys, scopes and limits on $name', (target) => {
     expect(deep.status).toBe(400);
     expect(deep.json.details).toEqual(['body: Must not nest arrays and objects deeper than 64 levels']);
     expect((await s.call('POST', '/api/webhook/projects', { raw: nest(65), key: false })).status).toBe(401);
+    // a valid key in the body is a key all the same: 400, as with the key in a header; a wrong one 401
+    const inBody = (key: string) => `{"apiKey":${JSON.stringify(key)},"projects":[{"x":${nest(65)}}]}`;
+    const deepWithKey = await s.call('POST', '/api/webhook/projects', { raw: inBody(s.key), key: false });
+    expect(deepWithKey.status, deepWithKey.text).toBe(400);
+    expect(deepWithKey.json.details).toEqual([
+      'body: Must not nest arrays and objects deeper than 64 levels',
+    ]);
+    expect((await s.call('POST', '/api/webhook/projects', { raw: inBody('wrong'), key: false })).status).toBe(
+      401,
+    );
     // brackets inside strings do not count
     const quoted = await s.call('POST', '/api/webhook/projects', {
       raw: `{"x":"${'['.repeat(200)}","projects":[]}`,
