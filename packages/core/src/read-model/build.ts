@@ -60,10 +60,10 @@ export async function restoreFromSnapshot(
   return !done.builtMeanwhile() && !done.stopped();
 }
 
-/** Re-reads the synonyms when they changed (looked at every half second, or now: `force`). */
 /** Whether synonyms version `a` (a counter, as text) is newer than `b` ('' or a counter). */
 export const newerVersion = (a: string, b: string) => b === '' || BigInt(a) > BigInt(b);
 
+/** Re-reads the synonyms when they changed (looked at every half second, or now: `force`). */
 export async function checkSynonyms(held: Held, db: Kysely<Database>, force: boolean): Promise<void> {
   if (!force && Date.now() - held.synonymsCheckedAt < SYNONYMS_CHECK_MS) return;
   held.synonymsCheckedAt = Date.now();

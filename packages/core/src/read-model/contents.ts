@@ -73,8 +73,9 @@ export function applyRows(
 
 /**
  * Puts projects as this process's own write wrote them (no read): their tags are added when
- * the model lacks them, or lacks their English name (a tag's name and slug never change, and its
- * English name is only ever filled in: a concurrent fill is never undone by an older row).
+ * the model lacks them, or lacks their English name. A write only ever fills an English name in;
+ * a rename (or merge) reaches the model as its tag.updated change, which re-reads the tag
+ * (applyCuratedTags): a written row may be older than that, so it never replaces a tag's names.
  */
 export function applyWrittenRows(
   contents: Contents,
