@@ -209,7 +209,9 @@ describe('webhooks in the web console: deliveries in a drawer, rotate and copy t
     // an attempt recorded before requests were kept, then its redelivery with all of it
     const old = hook.locator('tr[data-type="change"]').filter({ hasText: '500' });
     const oldId = (await old.getAttribute('data-delivery'))!;
-    await old.getByRole('button', { name: `Details ${oldId}` }).click();
+    // opened from the keyboard
+    await old.getByRole('button', { name: `Details ${oldId}` }).focus();
+    await page.keyboard.press('Enter');
     const oldDrawer = page.getByRole('dialog', { name: `Delivery ${oldId} project.created` });
     await oldDrawer.locator('[data-side="response"]').waitFor(WAIT);
     expect(await side(oldDrawer, 'request').innerText()).toContain(

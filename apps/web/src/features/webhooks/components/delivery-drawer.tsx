@@ -10,14 +10,23 @@ import { type DeliveryDetail, getDelivery } from '../api/webhooks.ts';
  * request sent and the response received. A modal dialog: focus moves into it, Esc or Close ends
  * it, and focus goes back to what opened it.
  */
-export function DeliveryDrawer(props: { webhookId: string; deliveryId: string; onClose(): void }) {
+export function DeliveryDrawer(props: {
+  webhookId: string;
+  deliveryId: string;
+  /** Where the focus goes back to (else what had it when the drawer opened). */
+  opener?: HTMLElement | null;
+  onClose(): void;
+}) {
   const { t } = useI18n();
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const { onClose } = props;
+  const given = useRef(props.opener);
   useEffect(() => {
     const el = dialog.current;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    // a click does not focus a button in every browser: the button is named by the caller
+    const opener =
+      given.current ?? (document.activeElement instanceof HTMLElement ? document.activeElement : null);
     if (el && !el.open) el.showModal();
     return () => {
       el?.close();

@@ -129,7 +129,7 @@ function Deliveries({ webhookId, onNote }: { webhookId: string; onNote(note: str
       void client.invalidateQueries({ queryKey: ['deliveries', webhookId] });
     },
   });
-  const [shown, setShown] = useState<string | null>(null);
+  const [shown, setShown] = useState<{ id: string; opener: HTMLElement } | null>(null);
   const deliveries = query.data?.deliveries ?? [];
   if (query.isError) return <ErrorNote error={query.error} onRetry={() => query.refetch()} />;
   return (
@@ -176,7 +176,11 @@ function Deliveries({ webhookId, onNote }: { webhookId: string; onNote(note: str
               </td>
               <td>
                 <div className="delivery-actions">
-                  <button type="button" className="ghost" onClick={() => setShown(d.id)}>
+                  <button
+                    type="button"
+                    className="ghost"
+                    onClick={(e) => setShown({ id: d.id, opener: e.currentTarget })}
+                  >
                     {t.showDelivery(d.id)}
                   </button>
                   {d.type === 'change' && (
@@ -197,7 +201,12 @@ function Deliveries({ webhookId, onNote }: { webhookId: string; onNote(note: str
       </table>
       {again.isError && <ErrorNote error={again.error} />}
       {shown !== null && (
-        <DeliveryDrawer webhookId={webhookId} deliveryId={shown} onClose={() => setShown(null)} />
+        <DeliveryDrawer
+          webhookId={webhookId}
+          deliveryId={shown.id}
+          opener={shown.opener}
+          onClose={() => setShown(null)}
+        />
       )}
     </div>
   );
