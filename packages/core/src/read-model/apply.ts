@@ -139,8 +139,12 @@ export class Applier {
         applied(ids);
       });
     }
+    // only the tags of the rows put: a skipped row's tag may have been merged away since (its
+    // alias is not put back)
+    const tagsOfRows = new Set(rows.flatMap((r) => r.tagIds));
+    const rowTags = tags.filter((t) => tagsOfRows.has(t.id));
     await inSlices(rows, (slice, first) => {
-      applyWrittenRows(held, held.details, slice, first ? tags : []);
+      applyWrittenRows(held, held.details, slice, first ? rowTags : []);
       applied(slice.map((r) => r.id));
     });
     if (curated) applyCuratedTags(held, held.details, curated);
