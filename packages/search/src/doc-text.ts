@@ -1,4 +1,4 @@
-import type { LinkType } from './types.ts';
+import type { IndexedProject, LinkType } from './types.ts';
 
 /*
  * Each document's own text (its id, the texts a query's match field and CJK check read, its
@@ -29,17 +29,10 @@ const LINK_CODES: Record<LinkType, string> = { WEBSITE: 'W', CODEHOST: 'C', MODE
 const LINK_OF: Record<string, LinkType> = { W: 'WEBSITE', C: 'CODEHOST', M: 'MODELHUB', P: 'PAPER' };
 
 /** What a record holds (the rest of a project is in the store's typed arrays). */
-export interface DocFields {
-  id: string;
-  name: string;
-  nameEn: string | null;
-  slug: string;
-  description: string;
-  descriptionEn: string | null;
-  linkTypes: LinkType[];
+export type DocFields = Pick<IndexedProject, TextField> & {
   /** The owners its links name (ownersOf: distinct, in the links' order), by name. */
   owners: string[];
-}
+};
 
 export class DocText {
   slab = new Uint8Array(1 << 16);
