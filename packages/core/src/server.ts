@@ -16,7 +16,6 @@ export { etagOf } from './domain/etag.ts';
 export { SCOPES, type Scope } from './domain/scopes.ts';
 export { urlKey } from './domain/url-key.ts';
 export {
-  attemptError,
   GIVE_UP_AFTER_MS,
   messageId,
   retryDelayMs,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../src/connect.ts';
-import { sql } from '../src/index.ts';
+import { recordPing, sql } from '../src/index.ts';
 import { migrateToLatest } from '../src/migrate.ts';
 import { claimDeliveries, recordAttempts } from '../src/webhooks/deliveries.ts';
 
@@ -135,5 +135,41 @@ describe('recordAttempts', () => {
   it('adds the failures of a batch without a success to the stored run', async () => {
     const r = await withBatch(1, [false, false], 10);
     expect(r.webhook).toEqual({ enabled: true, consecutive_failures: 3 });
+  });
+});
+
+describe('recordPing', () => {
+  it('records a ping of a webhook, and nothing for one deleted while its ping was sent', async () => {
+    const handle = await connect('memory:');
+    try {
+      await migrateToLatest(handle.db);
+      await sql`insert into webhooks (id, url, events, secret)
+        values ('w1', 'https://example.org/hook', '{*}', 's')`.execute(handle.db);
+      const ping = (webhookId: string) =>
+        recordPing(handle.db, {
+          webhookId,
+          messageId: `ping_${webhookId}`,
+          statusCode: 200,
+          error: null,
+          success: true,
+          durationMs: 4,
+          exchange: {
+            request: {
+              url: 'https://example.org/hook',
+              headers: { 'content-type': 'application/json' },
+              body: '{}',
+            },
+            response: { headers: {}, body: 'ok', bodyTruncated: false },
+          },
+        });
+      expect(await ping('w1')).toMatchObject({ type: 'ping', event: 'ping', statusCode: 200 });
+      expect(await ping('gone')).toBeUndefined();
+      const rows = await sql<{ webhook_id: string }>`select webhook_id from webhook_attempts`.execute(
+        handle.db,
+      );
+      expect(rows.rows.map((r) => r.webhook_id)).toEqual(['w1']);
+    } finally {
+      await handle.close();
+    }
   });
 });

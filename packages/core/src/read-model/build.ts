@@ -16,17 +16,22 @@ const SYNONYMS_CHECK_MS = 500;
 
 /**
  * Builds the contents from the database: every tag and project of one snapshot; the feed is
- * then read from the snapshot's xmin on (a change whose transaction it saw is skipped).
+ * then read from the snapshot's xmin on (a change whose transaction it saw is skipped). The new
+ * contents take the old ones' place while no apply runs (`exclusive`: an apply puts its
+ * projects in slices, and the rest of one begun on the old contents must not land in the new).
  */
 export async function buildFromDatabase(
   held: Held,
   db: Kysely<Database>,
   follower: FeedFollower,
+  exclusive: (fn: () => Promise<void>) => Promise<void>,
 ): Promise<void> {
   const built = await buildContents(db);
-  held.replace(built, built.synonyms.version, built.snapshot, built.snapshot.xmin);
-  held.synonymsCheckedAt = Date.now();
-  follower.startAt(built.snapshot);
+  await exclusive(async () => {
+    held.replace(built, built.synonyms.version, built.snapshot, built.snapshot.xmin);
+    held.synonymsCheckedAt = Date.now();
+    follower.startAt(built.snapshot);
+  });
 }
 
 /**

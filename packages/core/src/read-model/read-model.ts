@@ -263,7 +263,9 @@ export class ReadModel {
 
   private async build(): Promise<void> {
     const started = performance.now();
-    await buildFromDatabase(this.held, this.reads.current().db, this.follower);
+    await buildFromDatabase(this.held, this.reads.current().db, this.follower, (fn) =>
+      this.applier.exclusive(fn),
+    );
     this.readyFrom = 'database';
     this.becomeReady(started);
   }

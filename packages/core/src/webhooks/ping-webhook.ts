@@ -27,6 +27,8 @@ export const pingWebhook = keyedProcedure
       signedHeaders(signingSecrets(secretsOf(webhook), now), id, body, now),
     );
     const attempt = await recordPing(ctx.db, { webhookId: webhook.id, messageId: id, ...sent });
+    // deleted while the ping was on its way: nothing is kept of it
+    if (!attempt) throw webhookNotFound(input.id);
     return {
       success: true as const,
       ping: {

@@ -1,6 +1,7 @@
 import { findWebhook, setWebhookEnabled, updateWebhookTarget } from '@directory/db';
 import { privateTargetProblem } from '../domain/webhook-targets.ts';
 import { AppError } from '../errors.ts';
+import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { UpdateWebhookInput, UpdateWebhookOutput, updateWebhookMeta } from './update-webhook.types.ts';
 import { toWebhook, webhookNotFound } from './webhook.ts';
@@ -20,14 +21,18 @@ export const updateWebhook = keyedProcedure
       const problem = await privateTargetProblem(input.url);
       if (problem) throw new AppError('VALIDATION', [`url: ${problem}`]);
     }
-    if (input.url !== undefined || input.events !== undefined) {
-      const row = await updateWebhookTarget(ctx.db, input.id, { url: input.url, events: input.events });
+    // one transaction: a PATCH is done whole or not at all
+    const row = await inTransaction(ctx, async (trx) => {
+      if (input.url !== undefined || input.events !== undefined) {
+        const row = await updateWebhookTarget(trx, input.id, { url: input.url, events: input.events });
+        if (!row) throw webhookNotFound(input.id);
+      }
+      const row =
+        input.enabled === undefined
+          ? await findWebhook(trx, input.id)
+          : await setWebhookEnabled(trx, input.id, input.enabled);
       if (!row) throw webhookNotFound(input.id);
-    }
-    const row =
-      input.enabled === undefined
-        ? await findWebhook(ctx.db, input.id)
-        : await setWebhookEnabled(ctx.db, input.id, input.enabled);
-    if (!row) throw webhookNotFound(input.id);
+      return row;
+    });
     return { success: true as const, webhook: toWebhook(row) };
   });

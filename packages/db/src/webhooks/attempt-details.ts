@@ -107,6 +107,7 @@ export async function findAttemptDetail(
 /**
  * Records a ping (docs/curation.md#webhook-deliveries-newest-first-redeliver-ping-enabledisable--webhooksmanage):
  * an attempt without a delivery or a change, which leaves the webhook's run of failures as it is.
+ * Undefined when the webhook was deleted while the ping was sent (nothing is recorded for it).
  */
 export async function recordPing(
   db: Db,
@@ -119,13 +120,14 @@ export async function recordPing(
     durationMs: number;
     exchange: AttemptExchange;
   },
-): Promise<AttemptRecord> {
+): Promise<AttemptRecord | undefined> {
   const { rows } = await sql<AttemptRecord>`
     insert into webhook_attempts
       (webhook_id, type, message_id, event, status_code, error, success, duration_ms, ${EXCHANGE_COLUMNS})
-    values (${r.webhookId}, 'ping', ${r.messageId}, 'ping', ${r.statusCode}, ${r.error}, ${r.success},
-      ${Math.round(r.durationMs)}, ${exchangeRow(r.exchange)})
+    select ${r.webhookId}, 'ping', ${r.messageId}, 'ping', ${r.statusCode}::int, ${r.error}, ${r.success},
+      ${Math.round(r.durationMs)}, ${exchangeRow(r.exchange)}
+    where exists (select 1 from webhooks where id = ${r.webhookId})
     returning ${ATTEMPT}
   `.execute(db);
-  return rows[0]!;
+  return rows[0];
 }
