@@ -6,9 +6,7 @@ import { request } from '../../../lib/api-client.ts';
 // docs/changes-and-webhooks.md#rotating-a-webhooks-secret, docs/curation.md#webhooks-in-the-console).
 
 export type Webhook = RouterOutputs['webhooks']['get']['webhook'];
-export type Delivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number];
 export type DeliveryDetail = RouterOutputs['webhooks']['delivery']['delivery'];
-export type Rotated = RouterOutputs['webhooks']['rotateSecret'];
 
 const keyed = { key: true } as const;
 

@@ -207,7 +207,7 @@ function Body({ body, truncated = false }: { body: string | null; truncated?: bo
 }
 
 /** The text indented by two spaces when it is JSON (an object or array), else as it is. */
-export function indentJson(text: string): string {
+function indentJson(text: string): string {
   if (!/^\s*[[{]/.test(text)) return text;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
