@@ -5,6 +5,7 @@ import {
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRes,
+  RLWrapperTimeouts,
 } from 'rate-limiter-flexible';
 
 /** The limits of docs/keys-and-limits.md#rate-limiting; 0 is no limit. */
@@ -15,6 +16,11 @@ export interface RateLimitConfig {
   perAddress: number;
   /** Requests per window per key without a limit of its own (RATE_LIMIT_KEY_PER_MINUTE). */
   perKey: number;
+  /**
+   * The processes that share the counts (WEB_CONCURRENCY; 1 when absent): while the database
+   * cannot answer, each counts on its own at this share of every limit.
+   */
+  processes?: number;
 }
 
 /** Who a request is counted as, and its limit. */
@@ -43,6 +49,29 @@ export interface Outcome {
  * processes when a client is refused (with 20, under 5 % of the limit per other process).
  */
 export const LEASE_DIVISOR = 20;
+
+/**
+ * How long a request waits on the shared count (docs/keys-and-limits.md#while-the-database-is-away):
+ * past it, the lease is taken from this process's own count at its share of the limit.
+ */
+export const STORE_TIMEOUT_MS = 100;
+
+/** The answers of the per-process counts (the insurance limiters), told from the database's. */
+const ownAnswers = new WeakSet<object>();
+
+/** A process's own count, standing in for the shared one; marks its answers (`ownAnswers`). */
+class OwnShare extends RateLimiterMemory {
+  override async consume(key: string | number, points?: number, options?: object): Promise<RateLimiterRes> {
+    try {
+      const res = await super.consume(key, points, options);
+      ownAnswers.add(res);
+      return res;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) ownAnswers.add(err);
+      throw err;
+    }
+  }
+}
 
 const idOf = (policy: Policy) =>
   `${policy.name}:${policy.requests}/${policy.windowSeconds}:${policy.subject}`;
@@ -128,7 +157,7 @@ export class RateLimits {
       } finally {
         this.leasing.delete(id);
       }
-      // The count cannot be reached: the request goes on (it needs the database anyway).
+      // Not even this process's own count answered (never expected): the request goes on.
       if (unreachable)
         return { allowed: true, remaining: policy.requests, resetSeconds: policy.windowSeconds };
       const after = this.buckets.get(id)!;
@@ -165,8 +194,10 @@ export class RateLimits {
       }
       res = err;
     }
-    // A lease that went over the limit was granted only the part within it.
-    const granted = Math.max(0, Math.min(lease, lease - (res.consumedPoints - policy.requests)));
+    // A lease that went over the limit was granted only the part within it (of this process's
+    // share, when its own count answered).
+    const points = ownAnswers.has(res) ? this.share(policy) : policy.requests;
+    const granted = Math.max(0, Math.min(lease, lease - (res.consumedPoints - points)));
     const now = Date.now();
     const current = this.buckets.get(id);
     this.buckets.set(id, {
@@ -190,20 +221,31 @@ export class RateLimits {
     for (const [id, bucket] of this.buckets) if (bucket.resetAt <= now) this.buckets.delete(id);
   }
 
+  /** This process's share of a policy's limit, while the shared count cannot answer (at least 1). */
+  share(policy: Policy): number {
+    return Math.max(1, Math.floor(policy.requests / Math.max(1, this.config.processes ?? 1)));
+  }
+
   private limiter(policy: Policy): RateLimiterAbstract {
     const name = `${policy.requests}/${policy.windowSeconds}`;
     let limiter = this.limiters.get(name);
     if (!limiter) {
       const options = { points: policy.requests, duration: policy.windowSeconds, keyPrefix: 'directory' };
+      // On PostgreSQL: the shared count, given STORE_TIMEOUT_MS to answer; when it does not (or
+      // fails), this process's own count at its share of the limit answers instead.
       limiter = this.pool
-        ? new RateLimiterPostgres({
-            ...options,
-            storeClient: this.pool,
-            storeType: 'pool',
-            tableName: 'rate_limits',
-            tableCreated: true,
-            // the first limiter of the process clears expired counts (every 5 minutes)
-            clearExpiredByTimeout: this.limiters.size === 0,
+        ? new RLWrapperTimeouts({
+            limiter: new RateLimiterPostgres({
+              ...options,
+              storeClient: this.pool,
+              storeType: 'pool',
+              tableName: 'rate_limits',
+              tableCreated: true,
+              // the first limiter of the process clears expired counts (every 5 minutes)
+              clearExpiredByTimeout: this.limiters.size === 0,
+            }),
+            timeoutMs: STORE_TIMEOUT_MS,
+            insuranceLimiter: new OwnShare({ ...options, points: this.share(policy) }),
           })
         : new RateLimiterMemory(options);
       this.limiters.set(name, limiter);

@@ -175,7 +175,8 @@ const app = createApp({
   rateLimitPool: handle.target.kind === 'postgres' ? handle.pool : undefined,
   logger,
   bodyLimitBytes: config.bodyLimitBytes,
-  rateLimit: config.rateLimit,
+  // each of WEB_CONCURRENCY processes limits at its share while the database is away
+  rateLimit: { ...config.rateLimit, processes: config.webConcurrency },
   trustProxy: config.trustProxy,
   allowPrivateWebhookTargets: config.changes.allowPrivateTargets,
   webhookTimeoutMs: config.changes.timeoutMs,

@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,27 @@ export interface PrivateCluster {
   url(password: string, database?: string): string;
   start(): Promise<void>;
   stop(mode: 'fast' | 'immediate'): Promise<void>;
+  /**
+   * Sends `signal` to the postmaster and every process it started: SIGSTOP makes the cluster
+   * accept connections and answer nothing (connections already open included), SIGCONT resumes it.
+   */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void;
   destroy(): Promise<void>;
+}
+
+/** The processes whose parent is `parent` (from /proc: Linux). */
+function childrenOf(parent: number): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent) pids.push(Number(name));
+    } catch {}
+  }
+  return pids;
 }
 
 /**
@@ -87,6 +107,16 @@ export async function createCluster(
     },
     async stop(mode) {
       await exec('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '120', 'stop']);
+    },
+    signal(signal) {
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      // the postmaster first on stop (it starts no new process), last on resume
+      const pids = [postmaster, ...childrenOf(postmaster)];
+      for (const pid of signal === 'SIGSTOP' ? pids : pids.reverse()) {
+        try {
+          process.kill(pid, signal);
+        } catch {}
+      }
     },
     async destroy() {
       if (existsSync(join(data, 'postmaster.pid'))) await cluster.stop('immediate').catch(() => {});
