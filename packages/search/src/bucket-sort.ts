@@ -1,7 +1,9 @@
 import type { SearchContext } from './context.ts';
 import type { Coded } from './matching.ts';
+import { bucketScoreOf } from './ranking.ts';
 import { attribute } from './rules/attribute.ts';
 import { exactness } from './rules/exactness.ts';
+import { proximity } from './rules/proximity.ts';
 import { type Bucket, partsOf, type Ranking, type RankingRule, scoreOf, type Tiers } from './rules/rule.ts';
 import { sort } from './rules/sort.ts';
 import { typo } from './rules/typo.ts';
@@ -9,7 +11,7 @@ import { words } from './rules/words.ts';
 import type { ProjectQuery } from './types.ts';
 
 /** The ranking rules of a relevance page, in order (rules/rule.ts says what a rule is). */
-export const RANKING_RULES: readonly RankingRule[] = [words, typo, exactness, attribute, sort];
+export const RANKING_RULES: readonly RankingRule[] = [words, typo, proximity, exactness, attribute, sort];
 
 /**
  * A relevance page by bucket sort: the matches are one bucket; each rule in turn splits the
@@ -29,6 +31,7 @@ export function relevancePage(
   const desc = query.order === 'desc';
   const out: number[] = [];
   const after = query.after && { score: Number(query.after.key), id: query.after.id };
+  const afterBucket = after && bucketScoreOf(after.score);
   const r: Ranking = {
     cx,
     matched,
@@ -40,8 +43,8 @@ export function relevancePage(
   };
   // before the cursor: every score of the bucket ranks above the cursor's
   const passed = (bucket: Bucket) =>
-    after !== undefined &&
-    bucket.parts.every((p) => (desc ? scoreOf(p) > after.score : scoreOf(p) < after.score));
+    afterBucket !== undefined &&
+    bucket.parts.every((p) => (desc ? scoreOf(p) > afterBucket : scoreOf(p) < afterBucket));
   const visit = (bucket: Bucket, rule: number): boolean => {
     if (bucket.doc !== undefined) {
       out.push(bucket.doc);

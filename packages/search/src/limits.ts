@@ -6,6 +6,9 @@
 /** A query is cut into at most this many distinct terms (words); the rest are dropped. */
 export const MAX_QUERY_TERMS = 16;
 
+/** A query word of at most this many characters may split in two, and two words join into one of at most this many (split-join.ts). */
+export const MAX_SPLIT_LENGTH = 32;
+
 /** Typos apply to the first this many words of a query that may have some; later words match exactly. */
 export const MAX_TYPO_WORDS = 4;
 

@@ -2,11 +2,15 @@ import type { BitPool, Bits } from './bitmap.ts';
 import type { TagMatch } from './caches.ts';
 import type { SearchContext } from './context.ts';
 import { MAX_QUERY_TERMS, MAX_TYPO_TERMS, MAX_TYPO_WORDS } from './limits.ts';
+import { keptWords } from './matching-strategy.ts';
 import { CLASS_DESCRIPTION, CLASS_NAME, CLASS_TAG, matchCode, worseOf } from './ranking.ts';
+import { splitAndJoin } from './split-join.ts';
 import type { Store } from './store.ts';
 import { cjkGramsOf } from './terms.ts';
 import { isCjkToken, normalize, tokens } from './text.ts';
-import { allowedTypos, prefixDistance } from './typo.ts';
+import type { MatchingStrategy } from './types.ts';
+import { allowedTypos, countedTypos, prefixDistance } from './typo.ts';
+import type { Word } from './word.ts';
 
 /*
  * Matching: the query cut into words (synonym terms of several tokens are one word); each
@@ -17,17 +21,16 @@ import { allowedTypos, prefixDistance } from './typo.ts';
  * a word's best code per document is its codes taken from the best down, each AND NOT the
  * better ones; two words combine code by code (AND, into the code of the worse of the two). */
 
-/** A query word: the terms that must all match, and its synonyms' terms (each a conjunction). */
-export interface Word {
-  terms: string[];
-  synonyms: string[][];
-}
+export type { Word } from './word.ts';
 
 /** The documents matching every word of a query, with their match codes, and the query cut into words. */
 export interface Matched {
   set: Coded;
+  /** The words kept (all of them unless the matching strategy left some out). */
   words: Word[];
   terms: string[];
+  /** The words the matching strategy left out, as typed (absent: none). */
+  dropped?: string[];
 }
 
 /** The tags whose text a term matches: exactly, or (k > 0) within k typos (kept while no tag changes, caches.ts). */
@@ -44,7 +47,8 @@ export function tagMatches(cx: SearchContext, term: string, k: number): TagMatch
         typos.push(0);
       } else if (k > 0) {
         let best = k + 1;
-        for (const tok of ix.tagTokens[num]!) best = Math.min(best, prefixDistance(term, k, tok));
+        for (const tok of ix.tagTokens[num]!)
+          best = Math.min(best, countedTypos(term, tok, prefixDistance(term, k, tok), k));
         if (best <= k) {
           tags.push(num);
           typos.push(best);
@@ -203,8 +207,10 @@ export function termSet(
     }
     for (const i of typoTerms(ix, m.typo, m.typos)) {
       const t = m.typo[i]!;
-      ix.latinName.orInto(t, out.layer(matchCode(CLASS_NAME, m.typos[i]!, synonym)));
-      ix.latinDesc.orInto(t, out.layer(matchCode(CLASS_DESCRIPTION, m.typos[i]!, synonym)));
+      const typos = countedTypos(term, ix.vocab.strings[t]!, m.typos[i]!, k);
+      if (typos > k) continue;
+      ix.latinName.orInto(t, out.layer(matchCode(CLASS_NAME, typos, synonym)));
+      ix.latinDesc.orInto(t, out.layer(matchCode(CLASS_DESCRIPTION, typos, synonym)));
     }
   }
   return out.resolve();
@@ -257,32 +263,56 @@ function cjkTerm(cx: SearchContext, term: string, out: Coded, name: number, desc
   }
 }
 
-/** The documents matching every word of the query, by match code (null: the query has no word). */
-export function match(cx: SearchContext, q: string, typosOn: boolean): Matched | null {
+/**
+ * The documents matching the query's words, by match code (null: the query has no word). Every
+ * word must match; when no document matches them all, the matching strategy leaves words out
+ * (matching-strategy.ts) and `dropped` names them.
+ */
+export function match(
+  cx: SearchContext,
+  q: string,
+  typosOn: boolean,
+  strategy: MatchingStrategy = 'last',
+): Matched | null {
   const { ix } = cx;
-  const { words, terms } = queryWords(ix, q);
-  if (words.length === 0) return null;
+  const cut = queryWords(ix, q);
+  if (cut.words.length === 0) return null;
+  const words = splitAndJoin(ix, cut.words);
+  const all = matchWords(cx, words, typosOn);
+  if (strategy === 'all' || words.length === 1 || all.union.count() > 0)
+    return { set: all, words, terms: cut.terms };
+  const kept = keptWords(cx, words, strategy, (w) => wordMatches(cx, w, typosOn).union);
+  const keptSet = kept.length === 0 ? all : matchWords(cx, kept, typosOn);
+  if (kept.length === 0) return { set: all, words, terms: cut.terms };
+  const dropped = words.filter((w) => !kept.includes(w)).map((w) => w.terms.join(' '));
+  return { set: keptSet, words: kept, terms: kept.flatMap((w) => w.terms), dropped };
+}
+
+/** The documents matching every one of these words (each word's typos: the first MAX_TYPO_WORDS that may have some). */
+export function matchWords(cx: SearchContext, words: Word[], typosOn: boolean): Coded {
   let acc: Coded | undefined;
   let typoWords = 0;
   for (const word of words) {
     // typos for the first MAX_TYPO_WORDS words that may have some; the later ones match exactly
     const typos = typosOn && typoWords < MAX_TYPO_WORDS;
     if (typos && word.terms.some((t) => !isCjkToken(t) && allowedTypos(t) > 0)) typoWords++;
-    // the word: its own terms, all of them (a conjunction), or any of its synonyms
-    let wordSet: Coded;
-    if (word.synonyms.length === 0 && word.terms.length === 1)
-      wordSet = termSet(cx, word.terms[0]!, false, typos, acc?.union);
-    else {
-      wordSet = new Coded(cx.bits);
-      [word.terms, ...word.synonyms].forEach((alt, ai) => {
-        const altSet = conjunction(cx, alt, ai > 0, typos, acc?.union);
-        for (const c of altSet.codes) wordSet.layer(c).or(altSet.at[c]!);
-      });
-      wordSet.resolve();
-    }
+    const wordSet = wordMatches(cx, word, typos, acc?.union);
     acc = acc ? combine(cx.bits, acc, wordSet) : wordSet;
+    if (acc.union.empty) return acc;
   }
-  return { set: acc!, words, terms };
+  return acc!;
+}
+
+/** The documents of one word: its own terms, all of them (a conjunction), or any of its alternatives. */
+export function wordMatches(cx: SearchContext, word: Word, typos: boolean, within?: Bits): Coded {
+  if (word.synonyms.length === 0 && word.terms.length === 1)
+    return termSet(cx, word.terms[0]!, false, typos, within);
+  const wordSet = new Coded(cx.bits);
+  [word.terms, ...word.synonyms].forEach((alt, ai) => {
+    const altSet = conjunction(cx, alt, ai > 0, typos, within);
+    for (const c of altSet.codes) wordSet.layer(c).or(altSet.at[c]!);
+  });
+  return wordSet.resolve();
 }
 
 /** The documents matching all the terms (a word's own, or one of its synonyms). */

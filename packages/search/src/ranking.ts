@@ -87,3 +87,19 @@ export const MAX_SCORE = 100;
 
 /** score() of every match code (< 32) and key tier (< 8), looked up per hit. */
 export const SCORES = new Uint8Array(256).map((_, i) => (i >> 3 === 0 ? 0 : score(i >> 3, i & 7)));
+
+/*
+ * A hit's `match.score` is its bucket's score above (the rules up to attribute): it never rises
+ * down a page. Within a bucket, coverage then standing (rules/rank-order.ts) order the hits; a
+ * relevance cursor's key is the full score, the bucket's times RANK_SPAN plus that rank part, so
+ * that a page resumes exactly where the last one ended.
+ */
+export const RANK_SPAN = 2 ** 24;
+
+export const fullScore = (bucketScore: number, rank: number): number => bucketScore * RANK_SPAN + rank;
+
+/** The bucket's score of a full score. */
+export const bucketScoreOf = (full: number): number => Math.floor(full / RANK_SPAN);
+
+/** The rank part of a full score. */
+export const rankOf = (full: number): number => full % RANK_SPAN;

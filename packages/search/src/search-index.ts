@@ -1,15 +1,17 @@
 import { relevancePage } from './bucket-sort.ts';
 import { QueryCaches } from './caches.ts';
 import { SearchContext } from './context.ts';
+import { explainHit } from './explain.ts';
 import { countFacets } from './facets.ts';
 import { type CompiledFilters, compileFilters, filterSet, noFilters } from './filters.ts';
 import { MAX_QUERY_TERMS } from './limits.ts';
 import { type Matched, match } from './matching.ts';
 import { fieldOf, keyOf, sortedPage, walkOrder } from './pages.ts';
-import { codeTypos, KEY_NONE, SCORES } from './ranking.ts';
+import { codeTypos, fullScore, KEY_NONE, SCORES } from './ranking.ts';
 import { findRelated } from './related.ts';
 import type { RelatedHit } from './related-features.ts';
 import { keyTiers, tierOf } from './rules/exactness.ts';
+import { rankScore } from './rules/rank-order.ts';
 import { select } from './select.ts';
 import { Store } from './store.ts';
 import { compareCodePoints, isCjkToken, tokens } from './text.ts';
@@ -100,7 +102,7 @@ export class SearchIndex {
       const f = compileFilters(this.store, query);
       const facetNames = [...new Set(query.facets)];
       if (query.q === undefined) return listPage(cx, query, f, facetNames);
-      const m = match(cx, query.q, query.typos !== false);
+      const m = match(cx, query.q, query.typos !== false, query.matchingStrategy);
       if (!m) {
         const empty: ProjectFacets = {};
         for (const name of facetNames) empty[name] = [];
@@ -178,13 +180,17 @@ function searchPage(
     const code = matched.codeOf(d);
     const tier = codeTypos(code) === 0 ? tierOf(tiers, d) : KEY_NONE;
     const s = SCORES[(code << 3) | tier]!;
-    return {
-      id: ix.ids[d]!,
-      key: query.sort === 'relevance' ? s : keyOf(ix, query.sort, d),
-      match: { field: fieldOf(ix, d, code, m, tier), score: s, typos: codeTypos(code) },
+    const match: NonNullable<ProjectHit['match']> = {
+      field: fieldOf(ix, d, code, m, tier),
+      score: s,
+      typos: codeTypos(code),
     };
+    if (query.explain) match.rules = explainHit(ix, m, d, code, tier);
+    // a relevance cursor resumes from the full score: the bucket's, then coverage and standing (ranking.ts)
+    const key = query.sort === 'relevance' ? fullScore(s, rankScore(ix, d)) : keyOf(ix, query.sort, d);
+    return { id: ix.ids[d]!, key, match };
   });
-  return { hits, total, ...(facets && { facets }) };
+  return { hits, total, ...(facets && { facets }), ...(m.dropped && { dropped: m.dropped }) };
 }
 
 /** Without q: a walk of the pre-sorted order (through the filters' bitmap), an exact total, and the facets. */

@@ -98,7 +98,8 @@ export function stats(st: Store): { projects: number; tags: number; bytes: numbe
   bytes += st.keyPrefix.bytes() + st.keyPrefixIds.size * 64;
   for (const b of [...st.statusBits, ...st.linkBits]) bytes += b.byteLength;
   bytes += st.cjkIds.size * 64;
-  bytes += st.byUpdated.bytes() + st.byCreated.bytes() + st.byName.bytes() + st.byId.bytes();
+  bytes +=
+    st.byUpdated.bytes() + st.byRank.bytes() + st.byCreated.bytes() + st.byName.bytes() + st.byId.bytes();
   bytes += st.byKey.bytes();
   let tags = 0;
   for (const t of st.tags) if (t) tags++;

@@ -13,8 +13,10 @@ export interface Moved {
   created: boolean;
   name: boolean;
   keys: boolean;
+  /** Its place among a relevance page's ties (its names' length or its standing changed). */
+  rank: boolean;
 }
-export const ALL_MOVED: Moved = { updated: true, created: true, name: true, keys: true };
+export const ALL_MOVED: Moved = { updated: true, created: true, name: true, keys: true, rank: true };
 
 export function flushOrders(st: Store) {
   if (st.unordered.length === 0) return;
@@ -33,11 +35,13 @@ export function resetOrders(st: Store, all: number[]) {
   const entries: number[] = [];
   for (const d of all) for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (st.keyLen[e]! > 0) entries.push(e);
   st.byKey.reset(entries);
+  st.byRank.reset(all.slice());
   st.byId.reset(all);
 }
 
 export function order(st: Store, d: number, moved: Moved = ALL_MOVED) {
   if (moved === ALL_MOVED) st.byId.insert(d);
+  if (moved.rank) st.byRank.insert(d);
   if (moved.keys) for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (st.keyLen[e]! > 0) st.byKey.insert(e);
   if (moved.updated) st.byUpdated.insert(d);
   if (moved.created) st.byCreated.insert(d);
@@ -46,6 +50,7 @@ export function order(st: Store, d: number, moved: Moved = ALL_MOVED) {
 
 export function unorder(st: Store, d: number, moved: Moved = ALL_MOVED) {
   if (moved === ALL_MOVED) st.byId.remove(d);
+  if (moved.rank) st.byRank.remove(d);
   if (moved.keys) for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (st.keyLen[e]! > 0) st.byKey.remove(e);
   if (moved.updated) st.byUpdated.remove(d);
   if (moved.created) st.byCreated.remove(d);

@@ -4,7 +4,9 @@ import { DocText } from './doc-text.ts';
 import { type Owner, OwnerPostings } from './owners.ts';
 import type { PairBuffer } from './pair-buffer.ts';
 import { Postings } from './postings.ts';
+import { compareRank } from './rules/rank-order.ts';
 import { SortedList } from './sorted-list.ts';
+import { KEYS } from './terms.ts';
 import { compareCodePoints } from './text.ts';
 import type { IndexedProject, IndexedTag, LinkType, ProjectStatus } from './types.ts';
 import { Vocabulary } from './vocabulary.ts';
@@ -18,8 +20,7 @@ import { Vocabulary } from './vocabulary.ts';
 
 export const LINK_TYPES: readonly LinkType[] = ['WEBSITE', 'CODEHOST', 'MODELHUB', 'PAPER'];
 export const STATUSES: readonly ProjectStatus[] = ['ACTIVE', 'ARCHIVED'];
-/** Keys per document: name, nameEn, slug, full pinyin, initials (ranking.ts KEY_FIELDS). */
-export const KEYS = 5;
+export { KEYS } from './terms.ts';
 export const NO_SOURCE = -1;
 export const UNKNOWN_SOURCE = -2;
 
@@ -82,8 +83,14 @@ export class StoreState {
   readonly byUpdated: SortedList;
   readonly byCreated: SortedList;
   readonly byName: SortedList;
-  /** Id order: ties of a relevance page are walked in it. */
+  /** Id order: the order of a walk's ties (a sort by updated, created or name). */
   readonly byId: SortedList;
+  /**
+   * The order of a relevance page's ties (rules/coverage.ts, rules/standing.ts): the shortest
+   * name first (coverage), then the highest standing, then the highest id. A bucket of the
+   * ranking rules is walked in it (backward when the order is ascending).
+   */
+  readonly byRank: SortedList;
   /**
    * Every non-empty key of every document (entry d × KEYS + slot) in key order: the documents
    * whose key equals the whole query, or starts with it, are a range found by two binary
@@ -197,6 +204,7 @@ export class StoreState {
     const cmpId = (a: number, b: number) =>
       this.idNum[a]! - this.idNum[b]! || compareCodePoints(this.ids[a]!, this.ids[b]!);
     this.byId = new SortedList(cmpId);
+    this.byRank = new SortedList((a, b) => compareRank(this, a, b) || cmpId(b, a));
     this.byKey = new SortedList((a, b) => this.compareKey(a, b) || a - b);
     this.byUpdated = new SortedList((a, b) => this.updated[a]! - this.updated[b]! || cmpId(a, b));
     this.byCreated = new SortedList((a, b) => this.created[a]! - this.created[b]! || cmpId(a, b));

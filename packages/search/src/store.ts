@@ -1,4 +1,5 @@
 import { BATCH_PUT } from './limits.ts';
+import { standingOf } from './rules/standing.ts';
 import { grow, setDoc, stats } from './store-documents.ts';
 import { count, flushOrders, type Moved, order, uncount, unorder } from './store-orders.ts';
 import { bufferPairs, diff, flushPairs, post, unpost } from './store-postings.ts';
@@ -159,6 +160,7 @@ export class Store extends StoreState {
       created: old.createdAt !== p.createdAt,
       name: before.nameKey !== after.nameKey,
       keys: !sameKeys(before, after),
+      rank: !sameKeys(before, after) || standingOf(old) !== standingOf(p),
     };
     unorder(this, d, moved);
     uncount(this, d);

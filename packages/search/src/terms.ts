@@ -15,6 +15,9 @@ import type { IndexedProject } from './types.ts';
  * tiers) and their short prefixes, its name sort key. Recomputed from the stored project to take it out again.
  */
 
+/** Keys per document: name, nameEn, slug, full pinyin, initials (ranking.ts KEY_FIELDS). */
+export const KEYS = 5;
+
 /** Separates the keys in Terms.keys. */
 export const SEP = '\u0001';
 
@@ -89,9 +92,10 @@ export function termsOf(p: IndexedProject): Terms {
   const description = normalize(p.description);
   const descriptionEn = p.descriptionEn ? normalize(p.descriptionEn) : '';
   const syllables = pinyinSyllables(p.name);
-  const full = syllables.join('');
-  const initials = syllables.map((s) => s[0]).join('');
   const nameToks = tokensOfNormalized(name);
+  // the name spelled in pinyin, its other words kept in place ("通义 UI 1" → tongyiui1, its
+  // initials tyu1): a name is a key as a whole, so that a word of it alone is only its prefix
+  const { full, initials } = spelledKeys(nameToks, syllables);
   const nameEnToks = tokensOfNormalized(nameEn);
   const slugToks = tokens(p.slug);
   const latinName: string[] = [];
@@ -140,6 +144,33 @@ export function termsOf(p: IndexedProject): Terms {
       same(p.description, description) &&
       same(p.descriptionEn, descriptionEn),
   };
+}
+
+/** The full pinyin and initials keys of a name: its CJK runs spelled, its other tokens as they are. */
+function spelledKeys(nameToks: string[], syllables: string[]): { full: string; initials: string } {
+  if (syllables.length === 0) return { full: '', initials: '' };
+  let full = '';
+  let initials = '';
+  let at = 0;
+  for (const t of nameToks) {
+    if (isCjkToken(t)) {
+      // one syllable per Chinese character of the run (other CJK characters have none)
+      for (const ch of t) {
+        if (!/\p{Script=Han}/u.test(ch)) continue;
+        const s = syllables[at++];
+        if (s === undefined) continue;
+        full += s;
+        initials += s[0];
+      }
+    } else {
+      full += t;
+      initials += t[0];
+    }
+  }
+  // syllables not aligned with the characters (pinyin-pro spelled them otherwise): all of them
+  if (at !== syllables.length)
+    return { full: syllables.join(''), initials: syllables.map((s) => s[0]).join('') };
+  return { full, initials };
 }
 
 /**

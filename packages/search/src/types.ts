@@ -38,6 +38,8 @@ export interface IndexedProject {
   linkTypes: LinkType[];
   /** The URLs of its links: their owners relate projects (owners.ts); absent: none. */
   linkUrls?: string[];
+  /** Its standing (docs/search.md#signals-and-standing): a non-negative integer; absent: 0. */
+  standing?: number;
 }
 
 export type ProjectSort = 'relevance' | 'updated' | 'created' | 'name';
@@ -72,13 +74,35 @@ export interface ProjectQuery {
   /** A walk's later pages leave out projects with updatedAt > asOf. */
   asOf?: number;
   facets: FacetName[];
+  /** Which words a search may leave out when no project matches them all (docs/search.md#matching-strategy); default 'last'. */
+  matchingStrategy?: MatchingStrategy;
+  /** Each hit's match tells each ranking rule's value (`match.rules`). */
+  explain?: boolean;
+}
+
+export type MatchingStrategy = 'last' | 'frequency' | 'all';
+
+/** What each ranking rule saw of a hit (`explain=1`, docs/search.md#explain). */
+export interface RuleValues {
+  /** The query's words the hit matches. */
+  words: number;
+  typo: 0 | 1 | 2;
+  /** 1: the words adjacent and in order (the whole query is or starts a key), else 0. */
+  proximity: number;
+  /** The best field class matched: 3 name, 2 tag, 1 description; a synonym's a half below. */
+  attribute: number;
+  /** 4 the whole query equals a key, 3 through a synonym, 2 starts a key, 1 through a synonym, 0 none. */
+  exactness: number;
+  /** The share of the project's shorter name the query covers, 0–1 (two decimals). */
+  coverage: number;
+  standing: number;
 }
 
 export interface ProjectHit {
   id: string;
   /** What a cursor needs to resume after this hit: the score, updatedAt/createdAt ms or the name sort key. */
   key: number | string;
-  match?: { field: MatchField; score: number; typos: 0 | 1 | 2 };
+  match?: { field: MatchField; score: number; typos: 0 | 1 | 2; rules?: RuleValues };
 }
 
 export interface TagFacet {
@@ -105,6 +129,8 @@ export interface ProjectHits {
   /** Exact. */
   total: number;
   facets?: ProjectFacets;
+  /** The query's words the matching strategy left out (absent when none). */
+  dropped?: string[];
 }
 
 export interface TagQuery {

@@ -125,3 +125,13 @@ export function prefixDistance(word: string, k: number, text: string): number {
   }
   return best <= k ? best : k + 1;
 }
+
+/**
+ * The typos of a match counted as Meilisearch counts them: a first letter that differs counts
+ * twice, so that `olama` is one typo from "ollama" but two from "llama" (too many for a word of
+ * 5–8 letters). Returns k + 1 when over k.
+ */
+export function countedTypos(word: string, token: string, typos: number, k: number): number {
+  const counted = word.charCodeAt(0) === token.charCodeAt(0) ? typos : typos + 1;
+  return counted > k ? k + 1 : counted;
+}

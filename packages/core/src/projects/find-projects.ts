@@ -35,13 +35,22 @@ export const findProjects = publicProcedure
     const typos = input.typos !== false;
     const scope = {
       secret: ctx.apiKey,
-      query: { q: input.q ?? null, ...filters, sort, order, ...(!typos && { typos }) },
+      query: {
+        q: input.q ?? null,
+        ...filters,
+        sort,
+        order,
+        ...(!typos && { typos }),
+        ...(input.matchingStrategy && { matchingStrategy: input.matchingStrategy }),
+      },
     };
     const after = input.cursor === undefined ? undefined : decodeCursor(pageCursor, input.cursor, scope);
     const model = await readModelOf(ctx, input.minPosition);
     const query: ProjectQuery = {
       ...(input.q !== undefined && { q: input.q }),
       typos,
+      ...(input.matchingStrategy && { matchingStrategy: input.matchingStrategy }),
+      ...(input.explain && { explain: true }),
       ...(filters.status && { status: filters.status }),
       tagSlugs: filters.tagSlugs,
       tagMode: filters.tagMode,
@@ -78,6 +87,7 @@ export const findProjects = publicProcedure
             return p ? [listItem(p, hit.match && { match: hit.match }, withContent)] : [];
           }),
           total: found.total,
+          ...(found.dropped && { dropped: found.dropped }),
           totalExact: true,
           hasMore,
           nextCursor:

@@ -86,6 +86,17 @@ export const FindProjectsInput = queryObject({
   facets: commaList(FACETS),
   include: z.enum(['content']).optional(),
   typos: queryBoolean().optional().meta({ description: 'Typo tolerance; default true' }),
+  matchingStrategy: z
+    .enum(['last', 'frequency', 'all'])
+    .optional()
+    .meta({
+      description:
+        'When no project matches every word: `last` (default) leaves out the words matching nothing, then the ' +
+        'last words; `frequency` the words matching the most projects first; `all` nothing (docs/search.md)',
+    }),
+  explain: queryBoolean()
+    .optional()
+    .meta({ description: 'Each item’s match tells each ranking rule’s value' }),
   minPosition: optional(text({ min: 1, max: 100 })).meta({
     description:
       'An X-Directory-Position value: answer only once this process reflects it (at most 5 s, then 503)',
@@ -123,6 +134,20 @@ export const ProjectListItem = z.object({
       field: z.enum(MATCH_FIELDS),
       score: z.number().int().min(0),
       typos: z.number().int().min(0).max(2).meta({ description: 'Edits between the query and the match' }),
+      rules: z
+        .object({
+          words: z.number().int().min(0),
+          typo: z.number().int().min(0).max(2),
+          proximity: z.number().min(0),
+          attribute: z.number().min(0),
+          exactness: z.number().int().min(0),
+          coverage: z.number().min(0).max(1),
+          standing: z.number().int().min(0),
+        })
+        .optional()
+        .meta({
+          description: 'With explain=1: the value each ranking rule ordered this item by, in their order',
+        }),
     })
     .optional(),
 });
@@ -134,6 +159,10 @@ export const FindProjectsOutput = z.object({
   success: z.literal(true),
   projects: z.array(ProjectListItem),
   total: z.number().int().min(0),
+  dropped: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'The query’s words the matching strategy left out, when it left out any' }),
   totalExact: z.boolean(),
   hasMore: z.boolean(),
   nextCursor: z.string().nullable(),

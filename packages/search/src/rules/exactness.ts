@@ -21,6 +21,8 @@ export const exactness: RankingRule = {
   },
 };
 
+const ALL_CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
+
 /**
  * The matches whose key equals or starts with the whole query (its words without spaces, or a
  * synonym of a one-word query), as sets: the keys of every document are kept in key order
@@ -50,7 +52,11 @@ export function keyTiers(cx: SearchContext, m: Pick<Matched, 'words' | 'terms'>,
     const start = byKey.seek((e) => ix.compareKeyTo(e, whole) < 0);
     const exactEnd = byKey.seek((e) => ix.compareKeyTo(e, whole) <= 0);
     const ranges: [Position, Position, number][] = [[start, exactEnd, exact]];
-    if (whole.length <= KEY_PREFIX_MAX) {
+    // Chinese has no spaces between its words: a name that starts with the characters typed
+    // (千问插件) has not the word more than one that ends with them (通义千问), so a query
+    // of Chinese characters alone has no prefix tier (docs/search.md#ranking-rules)
+    if (ALL_CJK.test(whole)) {
+    } else if (whole.length <= KEY_PREFIX_MAX) {
       const id = ix.keyPrefixIds.get(keyPrefixCode(whole, 0, whole.length));
       if (id !== undefined) {
         const b = cx.bits.take();

@@ -1,9 +1,10 @@
 import type { Bucket, Ranking, RankingRule } from './rule.ts';
 
 /**
- * Words: the more of the query's words a document has, the better. Every word must match here
- * (docs/search.md#how-matching-works), so every match has all of them: one bucket. A directory that let
- * a query's last words go (as Meilisearch does) would split here.
+ * Words: the more of the query's words a document has, the better. The matching strategy
+ * (matching-strategy.ts, docs/search.md#matching-strategy) decides which words a search keeps —
+ * all of them, or fewer when nothing matches all — and every match has every word kept: one
+ * bucket.
  */
 export const words: RankingRule = {
   name: 'words',

@@ -1,0 +1,14 @@
+import { BASE_QUERY, toIndexed } from '../../src/sample.test-support.ts';
+import { SearchIndex } from '../../src/search-index.ts';
+import { judgedCorpus } from './corpus.ts';
+
+/** The engine over the judged corpus: a search function that answers the names of the first ten. */
+export function engineOverJudgedCorpus(others?: number): (q: string) => string[] {
+  const { projects: samples } = judgedCorpus(others);
+  const { projects, tags } = toIndexed(samples);
+  const index = new SearchIndex();
+  index.putTags(tags);
+  index.put(projects);
+  const nameOf = new Map(projects.map((p) => [p.id, p.nameEn ?? p.name]));
+  return (q) => index.findProjects({ ...BASE_QUERY, q, limit: 10 }).hits.map((h) => nameOf.get(h.id)!);
+}
