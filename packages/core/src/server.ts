@@ -28,11 +28,12 @@ export {
   ANSWER_BODY_BYTES,
   answerBody,
   answerHeaders,
-  attemptOutcome,
+  sendAttempt,
+  sendFailure,
   type WebhookAnswer,
   WebhookSendError,
 } from './domain/webhook-exchange.ts';
-export { isPrivateAddress } from './domain/webhook-targets.ts';
+export { isPrivateAddress, webhookUrlProblem } from './domain/webhook-targets.ts';
 export { AppError, type ErrorKind, toAppError, unauthorized } from './errors.ts';
 export * as examples from './examples.ts';
 export { createAdminKeyIfNone } from './keys/admin-key.ts';

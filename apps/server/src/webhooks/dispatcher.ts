@@ -1,8 +1,8 @@
 import {
-  attemptOutcome,
   GIVE_UP_AFTER_MS,
   messageId,
   retryDelayMs,
+  sendAttempt,
   signedHeaders,
   signingSecrets,
   webhookPayload,
@@ -71,18 +71,25 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
     retryTimers.add(timer);
   };
 
-  /** Sends one delivery; its outcome, or undefined when the process is stopping (its lease runs out). */
+  /**
+   * Sends one delivery; its outcome, or undefined when the process is stopping (its lease runs out).
+   * Never throws: a delivery that cannot be made or sent, whatever the error, is a failed attempt of its
+   * webhook only (docs/changes-and-webhooks.md#webhooks--key).
+   */
   async function deliver(d: ClaimedDelivery) {
-    const body = JSON.stringify(webhookPayload({ ...d, id: d.changeId }));
-    const id = messageId(d.changeId);
-    const now = new Date();
-    const headers = signedHeaders(signingSecrets(d, now), id, body, now);
-    const started = performance.now();
-    const result = await poster.post(d.url, body, headers).catch((err: Error) => err);
+    const outcome = await sendAttempt(
+      d.url,
+      () => {
+        const body = JSON.stringify(webhookPayload({ ...d, id: d.changeId }));
+        const now = new Date();
+        return { body, headers: signedHeaders(signingSecrets(d, now), messageId(d.changeId), body, now) };
+      },
+      poster.post,
+    );
     // shutting down: the lease runs out, another attempt follows
-    if (result instanceof Error && aborter.signal.aborted) return undefined;
-    const outcome = attemptOutcome({ url: d.url, headers, body }, result, performance.now() - started);
-    return { delivery: d, ...outcome, retryInMs: retryDelayMs(d.attempt, options.retryBaseMs) };
+    if (!outcome.answered && aborter.signal.aborted) return undefined;
+    const { answered: _, ...attempt } = outcome;
+    return { delivery: d, ...attempt, retryInMs: retryDelayMs(d.attempt, options.retryBaseMs) };
   }
 
   /** Sends a claimed batch at once, then records every outcome in one statement. */
@@ -112,7 +119,12 @@ export function startDispatcher(options: DispatcherOptions): { stop(): Promise<v
         if (!stopped) logger.warn({ error: describeError(err) }, 'webhook: cannot claim deliveries');
       }
       if (claimed.length > 0) {
-        await deliverAll(claimed);
+        try {
+          await deliverAll(claimed);
+        } catch (err) {
+          // never the end of the dispatcher: the claimed deliveries are due again when their lease runs out
+          logger.warn({ error: describeError(err) }, 'webhook: cannot deliver');
+        }
         continue;
       }
       if (pending || stopped) continue;

@@ -7,8 +7,10 @@ import {
   answerBody,
   answerHeaders,
   isPrivateAddress,
+  sendFailure,
   type WebhookAnswer,
   WebhookSendError,
+  webhookUrlProblem,
 } from '@directory/core/server';
 
 export interface PosterOptions {
@@ -47,7 +49,19 @@ export function createPoster(options: PosterOptions): Poster {
     https: new HttpsAgent({ keepAlive, ...(keepAlive && { maxSockets: options.maxSockets }) }),
   };
 
+  // Whatever goes wrong — a url stored before the one URL parser, a value the HTTP client throws on —
+  // is a rejection, never a throw (docs/changes-and-webhooks.md#webhooks--key).
   function post(target: string, body: string, headers: Record<string, string>): Promise<WebhookAnswer> {
+    try {
+      return send(target, body, headers).catch((err: unknown) => Promise.reject(sendFailure(err)));
+    } catch (err) {
+      return Promise.reject(sendFailure(err));
+    }
+  }
+
+  function send(target: string, body: string, headers: Record<string, string>): Promise<WebhookAnswer> {
+    if (webhookUrlProblem(target))
+      return Promise.reject(new WebhookSendError('not sent: the url is not a valid URL'));
     const url = new URL(target);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!options.allowPrivateTargets && isIP(host) && isPrivateAddress(host))

@@ -38,6 +38,19 @@ export class WebhookSendError extends Error {
   }
 }
 
+/**
+ * Any error of a send — thrown or rejected, of any kind — as the failed attempt records it
+ * (docs/changes-and-webhooks.md#webhooks--key): a WebhookSendError as it is, another error by its
+ * message (never its stack), anything else as "not sent".
+ */
+export function sendFailure(err: unknown): WebhookSendError {
+  if (err instanceof WebhookSendError) return err;
+  const message = err instanceof Error ? err.message || err.name : '';
+  return new WebhookSendError(
+    message ? `not sent: ${message.slice(0, 300)}` : 'not sent: an unexpected error',
+  );
+}
+
 /** The request as an attempt records it: what was sent, with the content-length the sender adds. */
 export function sentRequest(url: string, headers: Record<string, string>, body: string) {
   return { url, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body };
@@ -127,5 +140,38 @@ export function attemptOutcome(
         bodyTruncated: answer?.bodyTruncated ?? false,
       },
     },
+  };
+}
+
+/** Sends a signed message and resolves to the answer (a sender: apps/server/src/webhooks/post.ts). */
+export type WebhookSender = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+) => Promise<WebhookAnswer>;
+
+/**
+ * One attempt (docs/changes-and-webhooks.md#webhooks--key): makes the message (its body and signed
+ * headers) and sends it. It never throws: whatever fails on the way — making the message, a send that
+ * throws at once or rejects, with an error of any kind — is a failed attempt with its error. `answered`
+ * tells whether the target answered at all.
+ */
+export async function sendAttempt(
+  url: string,
+  message: () => { body: string; headers: Record<string, string> },
+  send: WebhookSender,
+): Promise<AttemptOutcome & { answered: boolean }> {
+  const started = performance.now();
+  let request = { url, headers: {} as Record<string, string>, body: '' };
+  let result: WebhookAnswer | WebhookSendError;
+  try {
+    request = { url, ...message() };
+    result = await send(url, request.body, request.headers);
+  } catch (err) {
+    result = sendFailure(err);
+  }
+  return {
+    ...attemptOutcome(request, result, performance.now() - started),
+    answered: !(result instanceof Error),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostOf, isPrivateAddress, privateTargetProblem } from './webhook-targets.ts';
+import { hostOf, isPrivateAddress, privateTargetProblem, webhookUrlProblem } from './webhook-targets.ts';
 
 describe('webhook targets', () => {
   it('calls loopback, private, link-local, CGNAT, multicast and reserved addresses private', () => {
@@ -65,5 +65,26 @@ describe('webhook targets', () => {
     );
     expect(await privateTargetProblem('http://[::1]/hook')).toMatch(/\(::1\)/);
     expect(await privateTargetProblem('https://203.0.113.9/hook')).toBeUndefined();
+  });
+
+  it('takes only what the URL parser accepts as http or https (docs/changes-and-webhooks.md#webhooks--key)', async () => {
+    for (const url of [
+      'http://[::1/',
+      'http://a:99999/',
+      'http://%zz/',
+      'http://[fe80::1%25eth0]/',
+      'ftp://a/',
+    ]) {
+      expect(webhookUrlProblem(url), url).toMatch(/^Invalid URL/);
+      expect(await privateTargetProblem(url), url).toMatch(/^Invalid URL/);
+    }
+    for (const url of ['https://例子.cn/路径', 'HTTP://A.example:65535/x?y#z', 'http://[2001:db8::1]/'])
+      expect(webhookUrlProblem(url), url).toBeUndefined();
+  });
+
+  it('a name that resolves to a private address is refused without the address', async () => {
+    const problem = await privateTargetProblem('http://localhost:8080/hook');
+    expect(problem).toMatch(/the host localhost resolves to a loopback or private address$/);
+    expect(problem).not.toMatch(/127\.0\.0\.1|::1/);
   });
 });

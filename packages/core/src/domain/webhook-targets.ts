@@ -77,24 +77,44 @@ export function isPrivateAddress(address: string): boolean {
 export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
+ * The one URL parser (docs/changes-and-webhooks.md#webhooks--key): a webhook URL is valid only when the
+ * WHATWG URL parser — the one every send uses — accepts it as http or https, beside the URL rule every
+ * stored URL follows (schemas/url-rule.ts). Why `s` is not such a URL, or undefined.
+ */
+export function webhookUrlProblem(s: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return 'Invalid URL: the URL parser refuses it (look at its host, port and percent-escapes)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'Invalid URL: expected an HTTP or HTTPS URL';
+  return undefined;
+}
+
+const refused = (what = '') =>
+  `Targets on loopback or private addresses${what} are refused unless WEBHOOK_ALLOW_PRIVATE=1`;
+
+/**
  * Why a webhook may not target `url` (a private address, or a name that resolves to one), or
- * undefined. Checked when a webhook is created and again at each delivery, on the address
- * actually connected to (a name may resolve differently later).
+ * undefined. Checked when a webhook is created or edited and again at each delivery, on the address
+ * actually connected to (a name may resolve differently later). A name's refusal does not tell the
+ * address it resolves to.
  */
 export async function privateTargetProblem(url: string): Promise<string | undefined> {
+  const invalid = webhookUrlProblem(url);
+  if (invalid) return invalid;
   const host = hostOf(new URL(url));
+  if (isIP(host)) return isPrivateAddress(host) ? refused(` (${host})`) : undefined;
   let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await lookup(host, { all: true })).map((a) => a.address);
-    } catch {
-      // Not resolvable now (it may be later): each delivery checks the address it connects to.
-      addresses = [];
-    }
+  try {
+    addresses = (await lookup(host, { all: true })).map((a) => a.address);
+  } catch {
+    // Not resolvable now (it may be later): each delivery checks the address it connects to.
+    addresses = [];
   }
-  const blocked = addresses.find(isPrivateAddress);
-  return blocked === undefined
-    ? undefined
-    : `Targets on loopback or private addresses (${blocked}) are refused unless WEBHOOK_ALLOW_PRIVATE=1`;
+  return addresses.some(isPrivateAddress)
+    ? `${refused()}: the host ${host} resolves to a loopback or private address`
+    : undefined;
 }

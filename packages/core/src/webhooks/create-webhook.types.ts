@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webhookUrlProblem } from '../domain/webhook-targets.ts';
 import type { Meta } from '../meta.ts';
 import { httpUrl, optional, text } from '../schemas/common.ts';
 import { sampleWebhook, Webhook, WebhookEvent } from './webhook.ts';
@@ -18,7 +19,8 @@ export const createWebhookMeta: Meta = {
       "`webhook-id` is the change's id and stays the same across retries. Only a 2xx answer is " +
       'success; failures are retried with exponential backoff and jitter (first retry after about ' +
       '5 s) for about 24 h, and after WEBHOOK_MAX_FAILURES consecutive failures the webhook is ' +
-      'disabled. Targets on loopback or private addresses are refused unless WEBHOOK_ALLOW_PRIVATE=1.',
+      'disabled. `url` must be an http or https URL the WHATWG URL parser accepts (else 400). Targets on ' +
+      'loopback or private addresses are refused unless WEBHOOK_ALLOW_PRIVATE=1.',
   },
   examples: {
     request: { url: sampleWebhook.url, events: sampleWebhook.events, description: sampleWebhook.description },
@@ -26,8 +28,18 @@ export const createWebhookMeta: Meta = {
   },
 };
 
+/**
+ * A webhook's url: the URL rule of every stored URL, then the one URL parser
+ * (docs/changes-and-webhooks.md#webhooks--key) — whatever WEBHOOK_ALLOW_PRIVATE says.
+ */
+export const webhookUrl = httpUrl.superRefine((s, ctx) => {
+  if (!httpUrl.safeParse(s).success) return; // already refused, once
+  const problem = webhookUrlProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 export const CreateWebhookInput = z.object({
-  url: httpUrl,
+  url: webhookUrl,
   events: z
     .array(WebhookEvent)
     .min(1)

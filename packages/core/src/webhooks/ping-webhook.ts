@@ -1,5 +1,5 @@
 import { findWebhook, recordPing } from '@directory/db';
-import { pingMessage, signedHeaders, signingSecrets } from '../domain/webhook-delivery.ts';
+import { pingMessage } from '../domain/webhook-delivery.ts';
 import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { PingWebhookInput, PingWebhookOutput, pingWebhookMeta } from './ping-webhook.types.ts';
@@ -19,13 +19,7 @@ export const pingWebhook = keyedProcedure
     const webhook = await findWebhook(ctx.db, input.id);
     if (!webhook) throw webhookNotFound(input.id);
     const { id, body } = pingMessage(webhook.id);
-    const now = new Date();
-    const sent = await sendNow(
-      ctx,
-      webhook.url,
-      body,
-      signedHeaders(signingSecrets(secretsOf(webhook), now), id, body, now),
-    );
+    const sent = await sendNow(ctx, { url: webhook.url, secrets: secretsOf(webhook) }, { id, body });
     const attempt = await recordPing(ctx.db, { webhookId: webhook.id, messageId: id, ...sent });
     // deleted while the ping was on its way: nothing is kept of it
     if (!attempt) throw webhookNotFound(input.id);

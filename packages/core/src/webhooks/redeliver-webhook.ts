@@ -1,5 +1,5 @@
 import { findAttemptForRedelivery, findWebhook, recordRedelivery } from '@directory/db';
-import { messageId, signedHeaders, signingSecrets, webhookPayload } from '../domain/webhook-delivery.ts';
+import { messageId, webhookPayload } from '../domain/webhook-delivery.ts';
 import { AppError } from '../errors.ts';
 import { keyedProcedure } from '../trpc.ts';
 import {
@@ -33,14 +33,10 @@ export const redeliverWebhook = keyedProcedure
       throw new AppError('GONE', [
         `deliveryId: The change of delivery "${input.deliveryId}" is no longer kept (CHANGES_RETENTION_DAYS)`,
       ]);
-    const body = JSON.stringify(webhookPayload(change));
-    const id = messageId(change.id);
-    const now = new Date();
     const sent = await sendNow(
       ctx,
-      webhook.url,
-      body,
-      signedHeaders(signingSecrets(secretsOf(webhook), now), id, body, now),
+      { url: webhook.url, secrets: secretsOf(webhook) },
+      { id: messageId(change.id), body: JSON.stringify(webhookPayload(change)) },
     );
     const attempt = await recordRedelivery(ctx.db, {
       webhookId: input.id,
