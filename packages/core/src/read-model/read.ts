@@ -64,6 +64,6 @@ export async function read<P, T>(
     return missing.length === 0 ? { answer: build(found.page, cached.projects) } : undefined;
   });
   if (first) return first.answer;
-  const loaded = await loadProjects(reads.forProjects(missing), held.details, missing);
+  const loaded = await loadProjects(reads, held, missing);
   return turns.run(() => build(found!.page, cachedProjects(held.details, found!.ids, loaded).projects));
 }

@@ -14,10 +14,12 @@ import { OwnWrites } from './own-writes.ts';
  *
  * - Every POLL_MS the monitor (monitor.ts) reads the primary's WAL position, then each
  *   standby's; lag.ts turns them into bytes and seconds.
- * - Reads go to the first standby, in the order given, that answers and lags at most
- *   READ_MAX_LAG_MS; to the primary when none does (and to a standby however far behind when
- *   the primary cannot be reached: a stale answer beats none). Reads move to a standby only once
- *   it has replayed the primary's position read at the start of that poll.
+ * - Reads go to the first standby, in the order given, that answers, replays (not paused) and
+ *   lags at most READ_MAX_LAG_MS; to the primary when none does. While the primary cannot be
+ *   reached, a standby's lag is how long ago the primary was last seen at a position the
+ *   standby has not replayed (lag.ts): a standby behind by more is not read from then either,
+ *   and reads wait for the primary (503 when they need it). Reads move to a standby only once it
+ *   has replayed the primary's position read at the start of that poll.
  * - A read that fails because its standby went away runs again on the primary
  *   (fallback-pool.ts), and reads stay on the primary until a poll sees the standby answer.
  * - Read your writes (own-writes.ts): a transaction of this process is read on the primary
@@ -42,6 +44,8 @@ export interface ReadRouting {
   db(): Kysely<Database>;
   /** The database for reads of these projects. */
   forProjects(ids: readonly string[]): Kysely<Database>;
+  /** The primary: never behind the read model (docs/operating.md#standbys). */
+  primary(): Kysely<Database>;
   /** This process committed these transactions, which wrote these projects ('all': what every project shows). */
   wrote(xids: readonly string[], projectIds: readonly string[] | 'all'): void;
 }
@@ -49,7 +53,7 @@ export interface ReadRouting {
 /** Reads from the one database there is. */
 export function primaryOnly(db: Kysely<Database>): ReadRouting {
   const route: ReadRoute = { name: 'primary', standby: false, db };
-  return { current: () => route, db: () => db, forProjects: () => db, wrote: () => {} };
+  return { current: () => route, db: () => db, forProjects: () => db, primary: () => db, wrote: () => {} };
 }
 
 export type { StandbyStatus };
@@ -139,6 +143,10 @@ export class ReadSources implements ReadRouting {
     return this.own.touches(ids) ? this.primaryRoute.db : this.current().db;
   }
 
+  primary(): Kysely<Database> {
+    return this.primaryRoute.db;
+  }
+
   wrote(xids: readonly string[], projectIds: readonly string[] | 'all'): void {
     if (this.standbys.length > 0) this.own.add(xids, projectIds);
   }
@@ -199,9 +207,12 @@ export class ReadSources implements ReadRouting {
   }
 
   private usable(s: Standby): boolean {
-    if (!s.reachable || !s.inRecovery || s.replayed === undefined) return false;
-    // lag unknown (the primary cannot be reached): usable
-    return s.lagSeconds === null || s.lagSeconds * 1000 <= this.maxLagMs;
+    if (!s.reachable || !s.inRecovery || s.replayed === undefined || s.replayPaused) return false;
+    // the primary cannot be reached: behind since the primary was last seen past its replay
+    const ms =
+      s.lagSeconds !== null ? s.lagSeconds * 1000 : this.monitor.progress.lagMs(s.replayed, Date.now());
+    // never seen the primary (started while it is down): its lag cannot be known
+    return ms === undefined || ms <= this.maxLagMs;
   }
 
   /** Whether the standby has replayed what the primary had written when this poll began. */
@@ -216,12 +227,7 @@ export class ReadSources implements ReadRouting {
     const current = this.index >= 0 ? this.standbys[this.index] : undefined;
     let next = -1;
     if (current && this.usable(current)) next = this.index;
-    else {
-      next = this.standbys.findIndex((s) => this.usable(s) && this.caughtUp(s));
-      // the primary cannot be reached: the standby that answers beats none
-      if (next < 0 && !this.monitor.reachable)
-        next = this.standbys.findIndex((s) => s.reachable && s.inRecovery);
-    }
+    else next = this.standbys.findIndex((s) => this.usable(s) && this.caughtUp(s));
     this.moveTo(next);
     this.started = true;
     const on = this.index >= 0 ? this.standbys[this.index] : undefined;
