@@ -99,6 +99,7 @@ export const QWEN_PROJECT = {
   updatedAt: UPDATED_AT,
   tags: QWEN_INPUT.tags.map((tag, i) => ({ id: TAG_IDS[i]!, ...tag, slug: TAG_SLUGS[i]! })),
   links: QWEN_INPUT.links.map((link, i) => ({ id: LINK_IDS[i]!, ...link })),
+  signals: { stars: null, downloads: null },
 };
 
 /** A task as the service returns it, in the given state. */

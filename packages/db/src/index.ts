@@ -88,6 +88,7 @@ export {
   readIndexedProjects,
   readIndexedTags,
   readModelSnapshot,
+  type StandingFacts,
 } from './read-model/read.ts';
 export { type Snapshot, visibleIn } from './read-model/snapshot.ts';
 export { readSynonyms, readSynonymsVersion, writeSynonyms } from './read-model/synonyms.ts';

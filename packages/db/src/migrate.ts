@@ -22,6 +22,7 @@ import * as revisionSummaries from './migrations/2026_11_28_001110_revision_summ
 import * as revisionWarnings from './migrations/2026_11_28_001120_revision_warnings.ts';
 import * as webhookSecretRotation from './migrations/2026_11_28_001130_webhook_secret_rotation.ts';
 import * as webhookDeliveryDetails from './migrations/2026_11_28_001140_webhook_delivery_details.ts';
+import * as projectSignals from './migrations/2026_11_28_001200_project_signals.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001120_revision_warnings': revisionWarnings,
   '2026_11_28_001130_webhook_secret_rotation': webhookSecretRotation,
   '2026_11_28_001140_webhook_delivery_details': webhookDeliveryDetails,
+  '2026_11_28_001200_project_signals': projectSignals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

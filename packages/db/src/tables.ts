@@ -25,6 +25,9 @@ export interface ProjectsTable {
   lock_fields: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   lock_reason: ColumnType<string | null, string | null | undefined, string | null>;
   lock_at: NullableTimestamp;
+  /** Signals (migration 2026_11_28_001200_project_signals): null when never sent. */
+  stars: ColumnType<number | null, number | null | undefined, number | null>;
+  downloads: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TagsTable {
@@ -323,6 +326,8 @@ export const PROJECT_COLUMNS = [
   'source',
   'created_at',
   'updated_at',
+  'stars',
+  'downloads',
 ] as const;
 export type ProjectRow = Pick<Selectable<ProjectsTable>, (typeof PROJECT_COLUMNS)[number]>;
 export type NewProjectRow = Pick<Insertable<ProjectsTable>, (typeof PROJECT_COLUMNS)[number]>;

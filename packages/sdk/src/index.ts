@@ -36,6 +36,7 @@ export type {
   ProjectInput,
   RelatedProjectItem,
   RelatedProjectsInput,
+  Signals,
   Task,
   TaskStatus,
   Webhook,

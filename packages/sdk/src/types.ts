@@ -45,6 +45,9 @@ export type WebhookDelivery = RouterOutputs['webhooks']['deliveries']['deliverie
 /** One attempt with the request it sent and the response it got (GET /api/webhooks/{id}/deliveries/{deliveryId}). */
 export type WebhookDeliveryDetail = RouterOutputs['webhooks']['delivery']['delivery'];
 
+/** A project's stars and downloads as stored (null when never sent; docs/search.md#signals-and-standing). */
+export type Signals = ProjectListItem['signals'];
+
 /** A project as GET /api/projects lists it (with `match` when searching). */
 export type ProjectListItem = RouterOutputs['projects']['find']['projects'][number];
 
@@ -63,7 +66,8 @@ export type FindProjectsInput = {
   linkType?: ('WEBSITE' | 'CODEHOST' | 'MODELHUB' | 'PAPER')[];
   source?: string;
   updatedAfter?: string;
-  sort?: 'relevance' | 'updated' | 'created' | 'name';
+  /** `standing`: by standing alone (docs/search.md#signals-and-standing), ties newest first. */
+  sort?: 'relevance' | 'updated' | 'created' | 'name' | 'standing';
   order?: 'asc' | 'desc';
   limit?: number;
   cursor?: string;

@@ -21,7 +21,7 @@ import { allowedTypos, prefixDistance } from './typo.ts';
 
 /*
  * Pages in a sort's order: the field of each hit of a search, the keys and comparisons of the
- * sorts (updated, created, name; ties by id), and a page in a pre-sorted order from the cursor.
+ * sorts (updated, created, name, standing; ties by id; standing's by updated, then id), and a page in a pre-sorted order from the cursor.
  * A relevance page is the bucket sort's (bucket-sort.ts).
  */
 
@@ -69,7 +69,21 @@ export function fieldOf(
   return fields[fields.length - 1]!;
 }
 
+/**
+ * `sort: 'standing'`'s cursor key: the standing and updatedAt (its tie-break) in one text, as
+ * `<standing>:<updatedAt ms>` (docs/search.md#signals-and-standing).
+ */
+const standingKey = (ix: Store, d: number) => `${ix.standing[d]!}:${ix.updated[d]!}`;
+
+/** A standing key read back: [standing, updatedAt] (a signed cursor: the server wrote it). */
+function parseStandingKey(key: number | string): [number, number] {
+  const text = String(key);
+  const at = text.indexOf(':');
+  return [Number(text.slice(0, at)), Number(text.slice(at + 1))];
+}
+
 export function keyOf(ix: Store, sort: ProjectQuery['sort'], d: number): number | string {
+  if (sort === 'standing') return standingKey(ix, d);
   if (sort === 'updated') return ix.updated[d]!;
   if (sort === 'created') return ix.created[d]!;
   return ix.nameKey[d]!;
@@ -85,7 +99,10 @@ export function compareToCursor(
 ) {
   let c: number;
   if (sort === 'name') c = compareCodePoints(ix.nameKey[d]!, String(key));
-  else c = (sort === 'updated' ? ix.updated[d]! : ix.created[d]!) - Number(key);
+  else if (sort === 'standing') {
+    const [standing, updated] = parseStandingKey(key);
+    c = ix.standing[d]! - standing || ix.updated[d]! - updated;
+  } else c = (sort === 'updated' ? ix.updated[d]! : ix.created[d]!) - Number(key);
   if (c !== 0) return c;
   return compareCodePoints(ix.ids[d]!, id);
 }
@@ -95,6 +112,7 @@ export function compareDocs(ix: Store, sort: ProjectQuery['sort'], a: number, b:
   let c: number;
   if (sort === 'name') c = compareCodePoints(ix.nameKey[a]!, ix.nameKey[b]!);
   else if (sort === 'updated') c = ix.updated[a]! - ix.updated[b]!;
+  else if (sort === 'standing') c = ix.standing[a]! - ix.standing[b]! || ix.updated[a]! - ix.updated[b]!;
   else c = ix.created[a]! - ix.created[b]!;
   if (c !== 0) return c;
   return ix.idNum[a]! - ix.idNum[b]! || compareCodePoints(ix.ids[a]!, ix.ids[b]!);
@@ -122,7 +140,14 @@ export function sortedPage(cx: SearchContext, query: ProjectQuery, final: Bits, 
 
 /** Walks the pre-sorted order of the query's sort from its cursor, keeping limit + 1 documents that pass. */
 export function walkOrder(ix: Store, query: ProjectQuery, pass: (d: number) => boolean): number[] {
-  const list = query.sort === 'name' ? ix.byName : query.sort === 'created' ? ix.byCreated : ix.byUpdated;
+  const list =
+    query.sort === 'name'
+      ? ix.byName
+      : query.sort === 'created'
+        ? ix.byCreated
+        : query.sort === 'standing'
+          ? ix.byStanding
+          : ix.byUpdated;
   const want = query.limit + 1;
   const out: number[] = [];
   const visit = (d: number) => {

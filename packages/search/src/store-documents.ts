@@ -1,4 +1,5 @@
 import { ownersOf } from './owners.ts';
+import { standingOf } from './rules/standing.ts';
 import { KEYS, LINK_TYPES, NO_SOURCE, type StoreState as Store } from './store-state.ts';
 import type { Terms } from './terms.ts';
 import type { IndexedProject } from './types.ts';
@@ -28,6 +29,9 @@ export function grow(st: Store, need: number) {
   st.status = u8(st.status);
   st.linkMask = u8(st.linkMask);
   st.plain = u8(st.plain);
+  const standing = new Uint32Array(n);
+  standing.set(st.standing);
+  st.standing = standing;
   const keyAt = new Uint16Array(n * KEYS);
   keyAt.set(st.keyAt);
   st.keyAt = keyAt;
@@ -70,6 +74,7 @@ export function setDoc(
   }
   st.updated[d] = p.updatedAt;
   st.created[d] = p.createdAt;
+  st.standing[d] = standingOf(p);
   st.plain[d] = terms.plain ? 1 : 0;
   st.nameKey[d] = terms.nameKey;
   st.keys[d] = terms.keys;
@@ -86,7 +91,7 @@ export function setDoc(
 
 export function stats(st: Store): { projects: number; tags: number; bytes: number } {
   const n = st.idNum.length;
-  let bytes = n * (8 * 3 + 4 + 3) + st.end * 8 * 3; // typed arrays, and the per-document slots of the plain arrays
+  let bytes = n * (8 * 3 + 4 + 4 + 3) + st.end * 8 * 3; // typed arrays, and the per-document slots of the plain arrays
   for (let d = 0; d < st.end; d++) {
     if (!st.isLive(d)) continue;
     bytes += 2 * (st.nameKey[d]!.length + st.keys[d]!.length) + 64 + 16;

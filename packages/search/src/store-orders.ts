@@ -15,8 +15,17 @@ export interface Moved {
   keys: boolean;
   /** Its place among a relevance page's ties (its names' length or its standing changed). */
   rank: boolean;
+  /** Its place in `sort: 'standing'` (its standing, or updatedAt, the tie-break, changed). */
+  standing: boolean;
 }
-export const ALL_MOVED: Moved = { updated: true, created: true, name: true, keys: true, rank: true };
+export const ALL_MOVED: Moved = {
+  updated: true,
+  created: true,
+  name: true,
+  keys: true,
+  rank: true,
+  standing: true,
+};
 
 export function flushOrders(st: Store) {
   if (st.unordered.length === 0) return;
@@ -32,6 +41,7 @@ export function resetOrders(st: Store, all: number[]) {
   st.byUpdated.reset(all.slice());
   st.byCreated.reset(all.slice());
   st.byName.reset(all.slice());
+  st.byStanding.reset(all.slice());
   const entries: number[] = [];
   for (const d of all) for (let e = d * KEYS; e < (d + 1) * KEYS; e++) if (st.keyLen[e]! > 0) entries.push(e);
   st.byKey.reset(entries);
@@ -46,6 +56,7 @@ export function order(st: Store, d: number, moved: Moved = ALL_MOVED) {
   if (moved.updated) st.byUpdated.insert(d);
   if (moved.created) st.byCreated.insert(d);
   if (moved.name) st.byName.insert(d);
+  if (moved.standing) st.byStanding.insert(d);
 }
 
 export function unorder(st: Store, d: number, moved: Moved = ALL_MOVED) {
@@ -55,6 +66,7 @@ export function unorder(st: Store, d: number, moved: Moved = ALL_MOVED) {
   if (moved.updated) st.byUpdated.remove(d);
   if (moved.created) st.byCreated.remove(d);
   if (moved.name) st.byName.remove(d);
+  if (moved.standing) st.byStanding.remove(d);
 }
 
 export function count(st: Store, d: number) {

@@ -35,6 +35,8 @@ export class StoreState {
   sourceOf = new Int32Array(1024);
   updated = new Float64Array(1024);
   created = new Float64Array(1024);
+  /** Each document's standing (IndexedProject.standing; docs/search.md#signals-and-standing). */
+  standing = new Uint32Array(1024);
   plain = new Uint8Array(1024);
   nameKey: string[] = [];
   keys: string[] = [];
@@ -83,6 +85,8 @@ export class StoreState {
   readonly byUpdated: SortedList;
   readonly byCreated: SortedList;
   readonly byName: SortedList;
+  /** Standing, then updated, then id: `sort: 'standing'` walks it. */
+  readonly byStanding: SortedList;
   /** Id order: the order of a walk's ties (a sort by updated, created or name). */
   readonly byId: SortedList;
   /**
@@ -144,6 +148,7 @@ export class StoreState {
       source: source === NO_SOURCE ? null : this.sourceNames[source]!,
       createdAt: this.created[d]!,
       updatedAt: this.updated[d]!,
+      standing: this.standing[d]!,
       tagIds: this.docTags.get(d).map((t) => this.tags[t]!.id),
       linkTypes: f.linkTypes,
     };
@@ -208,6 +213,9 @@ export class StoreState {
     this.byKey = new SortedList((a, b) => this.compareKey(a, b) || a - b);
     this.byUpdated = new SortedList((a, b) => this.updated[a]! - this.updated[b]! || cmpId(a, b));
     this.byCreated = new SortedList((a, b) => this.created[a]! - this.created[b]! || cmpId(a, b));
+    this.byStanding = new SortedList(
+      (a, b) => this.standing[a]! - this.standing[b]! || this.updated[a]! - this.updated[b]! || cmpId(a, b),
+    );
     this.byName = new SortedList(
       (a, b) => compareCodePoints(this.nameKey[a]!, this.nameKey[b]!) || cmpId(a, b),
     );

@@ -161,6 +161,7 @@ export class Store extends StoreState {
       name: before.nameKey !== after.nameKey,
       keys: !sameKeys(before, after),
       rank: !sameKeys(before, after) || standingOf(old) !== standingOf(p),
+      standing: old.updatedAt !== p.updatedAt || standingOf(old) !== standingOf(p),
     };
     unorder(this, d, moved);
     uncount(this, d);

@@ -42,7 +42,7 @@ export interface IndexedProject {
   standing?: number;
 }
 
-export type ProjectSort = 'relevance' | 'updated' | 'created' | 'name';
+export type ProjectSort = 'relevance' | 'updated' | 'created' | 'name' | 'standing';
 export type FacetName = 'tags' | 'status' | 'linkTypes';
 
 /** A cursor: the key and id of the previous page's last hit. */

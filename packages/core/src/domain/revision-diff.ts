@@ -11,6 +11,7 @@ export const DIFF_FIELDS = [
   'status',
   'source',
   'slug',
+  'signals',
   'lock',
 ] as const;
 

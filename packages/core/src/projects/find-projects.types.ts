@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Meta } from '../meta.ts';
 import { optional, text, timestamp } from '../schemas/common.ts';
-import { LinkType, ProjectStatus, Tag } from '../schemas/project.ts';
+import { LinkType, ProjectStatus, Signals, Tag } from '../schemas/project.ts';
 import { commaList, queryBoolean, queryInt, queryObject, repeatable } from '../schemas/query.ts';
 
 export const findProjectsMeta: Meta = {
@@ -51,6 +51,7 @@ export const findProjectsMeta: Meta = {
               title: null,
             },
           ],
+          signals: { stars: 98_000, downloads: null },
           match: { field: 'description', score: 20, typos: 0 },
         },
       ],
@@ -66,7 +67,7 @@ export const findProjectsMeta: Meta = {
   },
 };
 
-export const SORTS = ['relevance', 'updated', 'created', 'name'] as const;
+export const SORTS = ['relevance', 'updated', 'created', 'name', 'standing'] as const;
 export const FACETS = ['tags', 'status', 'linkTypes'] as const;
 
 export const FindProjectsInput = queryObject({
@@ -129,6 +130,7 @@ export const ProjectListItem = z.object({
   updatedAt: timestamp,
   tags: z.array(Tag),
   links: z.array(z.object({ id: z.string(), type: LinkType, url: z.string(), title: z.string().nullable() })),
+  signals: Signals,
   match: z
     .object({
       field: z.enum(MATCH_FIELDS),

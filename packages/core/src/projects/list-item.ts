@@ -71,6 +71,7 @@ function plainListItem<E extends Record<string, unknown>>(
     updatedAt: p.updatedAt,
     tags: p.tags,
     links: p.links,
+    signals: p.signals ?? { stars: null, downloads: null },
     ...(extra as E),
   };
 }

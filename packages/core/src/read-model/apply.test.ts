@@ -19,6 +19,9 @@ const project = (id: string, tagIds: string[]): IndexedProjectRow => ({
   updatedAt: 1,
   tagIds,
   linkTypes: [],
+  stars: null,
+  downloads: null,
+  kept: false,
 });
 
 // Nothing here reads a database: the own write below is applied from its rows.

@@ -7,7 +7,14 @@ import {
   type Snapshot,
 } from '@directory/db';
 import { SearchIndex } from '@directory/search';
+import { standingOf } from '../domain/standing.ts';
 import type { DetailCache } from './detail-cache.ts';
+
+/** The rows with their standing (docs/search.md#signals-and-standing), as the index takes them. */
+function withStanding(projects: IndexedProjectRow[]): IndexedProjectRow[] {
+  for (const p of projects) p.standing = standingOf(p);
+  return projects;
+}
 
 /**
  * What the read model answers from: the search index (which knows each project's slug too),
@@ -36,7 +43,7 @@ export async function buildContents(db: Kysely<Database>): Promise<BuiltContents
     db,
     (tags) => index.putTags(tags),
     (projects) => {
-      index.put(projects, true);
+      index.put(withStanding(projects), true);
       for (const p of projects) if (p.updatedAt > maxUpdated) maxUpdated = p.updatedAt;
     },
   );
@@ -65,7 +72,7 @@ export function applyRows(
     if (p.updatedAt > contents.maxUpdated) contents.maxUpdated = p.updatedAt;
     details.invalidate(p.id);
   }
-  index.put(projects);
+  index.put(withStanding(projects));
   const gone = ids.filter((id) => !found.has(id));
   for (const id of gone) details.invalidate(id);
   index.remove(gone);

@@ -20,6 +20,8 @@ export interface ProjectBody {
   updatedAt: string;
   tags: TagDetail[];
   links: LinkDetail[];
+  /** Stars and downloads (docs/search.md#signals-and-standing); null when never sent. */
+  signals?: { stars: number | null; downloads: number | null };
 }
 
 type Project = ProjectBody;

@@ -25,8 +25,11 @@ import { readState, SearchIndex, snapshotFingerprint, writeState } from '@direct
  */
 
 const MAGIC = Buffer.from('DIRMODL1', 'latin1');
-/** Bumped when what the read model keeps beside the index changes meaning (2: the slugs are the index's). */
-export const SNAPSHOT_FORMAT = 2;
+/**
+ * Bumped when what the read model keeps beside the index changes meaning (2: the slugs are the
+ * index's; 3: each project's standing, docs/search.md#signals-and-standing).
+ */
+export const SNAPSHOT_FORMAT = 3;
 export const SNAPSHOT_FILE = 'read-model.snapshot';
 
 export interface SnapshotHeader {

@@ -22,6 +22,18 @@ export const LinkInput = z.object({
   title: optional(text()),
 });
 
+/** A signal: a whole number ≥ 0 that JavaScript holds exactly (at most 2^53 − 1). */
+const signal = () => z.int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * What a writer knows of a project's reach (docs/search.md#signals-and-standing): its stars and
+ * downloads. Unknown keys are refused, so that a misspelt signal is not silently dropped; a key
+ * left out keeps the stored value (docs/decisions.md#signals).
+ */
+export const SignalsInput = z
+  .strictObject({ stars: optional(signal()), downloads: optional(signal()) })
+  .meta({ id: 'SignalsInput' });
+
 /**
  * The payload of a project to create or update
  * (docs/api.md#1-post-apiwebhookprojects-create-or-update-projects).
@@ -38,6 +50,7 @@ export const ProjectInput = z
     source: optional(text()),
     tags: z.array(TagInput).min(1).max(10),
     links: z.array(LinkInput).min(1).max(10),
+    signals: optional(SignalsInput),
   })
   .meta({ id: 'ProjectInput' });
 export type ProjectInput = z.infer<typeof ProjectInput>;
@@ -108,6 +121,12 @@ export const UpsertWarnings = z
       '(`["matched by slug only; its CODEHOST/WEBSITE links differ from the stored project\'s"]`). The update happened all the same',
   });
 
+/** A project's signals as stored (docs/search.md#signals-and-standing): null when never sent. */
+export const Signals = z
+  .object({ stars: z.int().min(0).nullable(), downloads: z.int().min(0).nullable() })
+  .meta({ id: 'Signals' });
+export type Signals = z.infer<typeof Signals>;
+
 export const Project = z
   .object({
     id: z.string(),
@@ -124,6 +143,8 @@ export const Project = z
     updatedAt: timestamp,
     tags: z.array(Tag),
     links: z.array(Link),
+    /** Absent only in revisions recorded before signals existed. */
+    signals: Signals.optional(),
     /**
      * The lock
      * (docs/curation.md#locks-put-apiprojectssluglock-fields-reason-delete-apiprojectssluglock--key):
@@ -152,6 +173,7 @@ export function toProject(row: ProjectDetailRow): Project {
     updatedAt: iso(row.updated_at),
     tags: row.tags,
     links: row.links,
+    signals: { stars: row.stars, downloads: row.downloads },
     ...(row.lock_fields !== undefined && { lock: lockOf(row) }),
   };
 }

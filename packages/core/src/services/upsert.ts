@@ -4,6 +4,7 @@ import {
   findProjectDetailsByIds,
   findProjectsByIdentity,
   type IdentifiedProject,
+  type IndexedProjectRow,
   type Kysely,
   type LinksAndTags,
   lockKeysAndFindTags,
@@ -13,7 +14,6 @@ import {
   type TagDetail,
   writeProjectBatch,
 } from '@directory/db';
-import type { IndexedProject } from '@directory/search';
 import { identityKeys, identityLockKeys } from '../domain/identity.ts';
 import { createId } from '../domain/ids.ts';
 import { applyLock } from '../domain/locks.ts';
@@ -44,7 +44,10 @@ export interface UpsertResult {
   warnings?: string[] | undefined;
 }
 
-/** An update makes the project exactly the input: left-out optional fields become null. */
+/**
+ * An update makes the project exactly the input: left-out optional fields become null, but for
+ * the signals, where a left-out one keeps the stored value (docs/decisions.md#signals).
+ */
 export function projectFields(input: ProjectInput): ProjectFields {
   return {
     name: input.name,
@@ -55,6 +58,8 @@ export function projectFields(input: ProjectInput): ProjectFields {
     content_en: input.contentEn ?? null,
     status: input.status ?? 'ACTIVE',
     source: input.source ?? null,
+    stars: input.signals?.stars ?? null,
+    downloads: input.signals?.downloads ?? null,
   };
 }
 
@@ -104,7 +109,7 @@ export async function upsertInOrder(
   const tags = await resolveTags(trx, allTags, start.tags);
 
   const results: UpsertResult[] = [];
-  const indexed: IndexedProject[] = [];
+  const indexed: IndexedProjectRow[] = [];
   const tagsOfIndexed = new Map<string, TagDetail>();
   while (results.length < items.length) {
     const sharedKeys = new Set<string>();
@@ -140,8 +145,9 @@ export async function upsertInOrder(
     const drafts: {
       project: Omit<Project, 'links'>;
       action: UpsertAction;
-      linkTypes: IndexedProject['linkTypes'];
+      linkTypes: IndexedProjectRow['linkTypes'];
       linkUrls: string[];
+      kept: boolean;
       warnings: string[];
     }[] = [];
     for (const { item, existing } of run) {
@@ -174,6 +180,7 @@ export async function upsertInOrder(
         action: existing ? 'updated' : 'created',
         linkTypes: input.links.map((l) => l.type),
         linkUrls: input.links.map((l) => l.url),
+        kept: existing?.kept ?? false,
         warnings,
         // endpoint 2's shape, in toProject's key order (the revision's hash is of this text)
         project: {
@@ -190,6 +197,11 @@ export async function upsertInOrder(
           createdAt: existing ? existing.createdAt.toISOString() : at,
           updatedAt: at,
           tags: projectTags.map((t) => ({ id: t.id, name: t.name, nameEn: t.nameEn, slug: t.slug })),
+          // as stored after the write: a signal left out keeps the stored one
+          signals: {
+            stars: fields.stars ?? existing?.stars ?? null,
+            downloads: fields.downloads ?? existing?.downloads ?? null,
+          },
           lock: existing
             ? (lockOf({
                 lock_fields: existing.lockFields,
@@ -221,10 +233,11 @@ export async function upsertInOrder(
       for (const [i, { project, action, warnings }] of drafts.entries()) {
         const links = replacements[i]!.links;
         const ids = diff.linkIds.get(project.id)!;
-        const { lock, ...rest } = project;
+        const { lock, signals, ...rest } = project;
         const body: Project = {
           ...rest,
           links: links.map((l, i) => ({ id: ids[i]!, type: l.type, url: l.url, title: l.title })),
+          signals,
           lock,
         };
         revisions.push({ ...revisionOfBody(body, action, how), ...(warnings.length > 0 && { warnings }) });
@@ -232,7 +245,7 @@ export async function upsertInOrder(
     const times = new Map(
       (await writeProjectBatch(trx, { inserts, updates, links: diff, revisions })).map((t) => [t.id, t]),
     );
-    for (const { project, linkTypes, linkUrls } of drafts) {
+    for (const { project, linkTypes, linkUrls, kept } of drafts) {
       const t = times.get(project.id)!;
       indexed.push({
         id: project.id,
@@ -248,6 +261,9 @@ export async function upsertInOrder(
         tagIds: project.tags.map((tag) => tag.id),
         linkTypes,
         linkUrls,
+        stars: project.signals?.stars ?? null,
+        downloads: project.signals?.downloads ?? null,
+        kept,
       });
     }
   }

@@ -29,6 +29,11 @@ function inputOf(body: Project): ProjectInput {
     source: orUndefined(body.source),
     tags: body.tags.map((t) => ({ name: t.name, nameEn: orUndefined(t.nameEn) })),
     links: body.links.map((l) => ({ type: l.type, url: l.url, title: orUndefined(l.title) })),
+    // a body without them (recorded before signals, or never sent) keeps the stored ones
+    signals: {
+      stars: orUndefined(body.signals?.stars ?? null),
+      downloads: orUndefined(body.signals?.downloads ?? null),
+    },
   };
 }
 

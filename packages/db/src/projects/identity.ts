@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { KEPT } from '../read-model/read.ts';
 import type { Database } from '../tables.ts';
 import type { StoredLink, StoredTagLink } from './diff.ts';
 
@@ -24,6 +25,10 @@ export interface IdentifiedProject {
   lockReason: string | null;
   lockAt: Date | null;
   createdAt: Date;
+  /** Its signals and whether a person keeps it (read-model/read.ts StandingFacts). */
+  stars: number | null;
+  downloads: number | null;
+  kept: boolean;
   /**
    * The row version read (its xmin): the write of the project only applies to this version
    * (writeProjectBatch), so that what was read here (links, tags, lock) is still what is stored.
@@ -71,6 +76,9 @@ export async function findProjectsByIdentity(
     lock_reason: string | null;
     lock_at: Date | null;
     created_at: Date;
+    stars: number | null;
+    downloads: number | null;
+    kept: boolean;
     version: string;
     links: StoredLink[] | null;
     tags: StoredTagLink[] | null;
@@ -95,7 +103,8 @@ export async function findProjectsByIdentity(
       ) m
       order by k.item, k.ord
     )
-    select f.item, f.matched_by, p.id, p.slug, p.lock_fields, p.lock_reason, p.lock_at, p.created_at, p.row_version::text as version,
+    select f.item, f.matched_by, p.id, p.slug, p.lock_fields, p.lock_reason, p.lock_at, p.created_at, p.stars, p.downloads,
+      ${KEPT} as kept, p.row_version::text as version,
       (select json_agg(json_build_object('id', l.id, 'project_id', l.project_id, 'url', l.url, 'url_key', l.url_key,
           'type', l.type, 'title', l.title, 'position', l.position))
         from links l where l.project_id = p.id) as links,
@@ -112,6 +121,9 @@ export async function findProjectsByIdentity(
       lockReason: row.lock_reason,
       lockAt: row.lock_at,
       createdAt: row.created_at,
+      stars: row.stars,
+      downloads: row.downloads,
+      kept: row.kept,
       version: row.version,
       links: row.links ?? [],
       tags: row.tags ?? [],

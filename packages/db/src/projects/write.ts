@@ -21,16 +21,20 @@ export interface ProjectWrite {
 
 /** The columns of ProjectFields, in the order of fieldArrays' arrays (as unnest()'s column names too). */
 export const FIELD_COLUMNS = sql.raw(
-  'name, name_en, description, description_en, content, content_en, status, source',
+  'name, name_en, description, description_en, content, content_en, status, source, stars, downloads',
 );
 /** Those columns read from unnest() as `u`. */
 export const FIELD_VALUES = sql.raw(
-  'u.name, u.name_en, u.description, u.description_en, u.content, u.content_en, u.status, u.source',
+  'u.name, u.name_en, u.description, u.description_en, u.content, u.content_en, u.status, u.source, u.stars, u.downloads',
 );
-/** An update's assignment of those columns from unnest() as `u`. */
+/**
+ * An update's assignment of those columns from unnest() as `u` (of the projects as `p`): a signal
+ * left out (null) keeps the stored one (docs/decisions.md#signals).
+ */
 export const FIELD_SET = sql.raw(`name = u.name, name_en = u.name_en, description = u.description,
   description_en = u.description_en, content = u.content, content_en = u.content_en,
-  status = u.status, source = u.source`);
+  status = u.status, source = u.source, stars = coalesce(u.stars, p.stars),
+  downloads = coalesce(u.downloads, p.downloads)`);
 
 /** The rows' fields as unnest()'s arrays, in the order of FIELD_COLUMNS (status defaults to ACTIVE). */
 export function fieldArrays(rows: readonly ProjectWrite[]): RawBuilder<unknown> {
@@ -38,7 +42,8 @@ export function fieldArrays(rows: readonly ProjectWrite[]): RawBuilder<unknown> 
   return sql`${column((f) => f.name)}::text[], ${column((f) => f.name_en)}::text[],
     ${column((f) => f.description)}::text[], ${column((f) => f.description_en)}::text[],
     ${column((f) => f.content)}::text[], ${column((f) => f.content_en)}::text[],
-    ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[]`;
+    ${column((f) => f.status ?? 'ACTIVE')}::text[], ${column((f) => f.source)}::text[],
+    ${column((f) => f.stars ?? null)}::int8[], ${column((f) => f.downloads ?? null)}::int8[]`;
 }
 
 /** Lists travel to unnest() joined by U+0001 (no value holds it). */

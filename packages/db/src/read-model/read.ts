@@ -10,9 +10,26 @@ type Db = Kysely<Database>;
 // start from one consistent snapshot and then by id as the change feed names them, the page
 // rows its detail cache misses, and the synonyms.
 
+/**
+ * What the directory knows of a project's standing (docs/search.md#signals-and-standing): its
+ * signals, and whether a person keeps it (locked now, merged into, or ever edited, reverted,
+ * restored or locked by hand). Core's standing function turns them into the index's `standing`.
+ */
+export interface StandingFacts {
+  stars: number | null;
+  downloads: number | null;
+  kept: boolean;
+}
+
 /** A project and a tag as the search index takes them (times as epoch ms, with microseconds). */
-export type IndexedProjectRow = IndexedProject;
+export type IndexedProjectRow = IndexedProject & StandingFacts;
 export type IndexedTagRow = IndexedTag;
+
+/** Whether a person keeps project `p` (StandingFacts.kept): one index lookup each. */
+export const KEPT = sql`(p.lock_fields is not null
+  or exists (select 1 from project_aliases a where a.project_id = p.id)
+  or exists (select 1 from project_revisions r where r.project_id = p.id
+    and r.via in ('edit', 'revert', 'restore', 'lock', 'merge')))`;
 
 const PROJECT_SELECT = sql`p.id, p.name, p.name_en as "nameEn", p.slug, p.description,
   p.description_en as "descriptionEn", p.status, p.source,
@@ -20,7 +37,8 @@ const PROJECT_SELECT = sql`p.id, p.name, p.name_en as "nameEn", p.slug, p.descri
   (extract(epoch from p.updated_at) * 1000)::float8 as "updatedAt",
   coalesce((select array_agg(pt.tag_id order by pt.position) from project_tags pt where pt.project_id = p.id), '{}') as "tagIds",
   coalesce((select array_agg(l.type) from links l where l.project_id = p.id), '{}') as "linkTypes",
-  coalesce((select array_agg(l.url order by l.position) from links l where l.project_id = p.id), '{}') as "linkUrls"`;
+  coalesce((select array_agg(l.url order by l.position) from links l where l.project_id = p.id), '{}') as "linkUrls",
+  p.stars, p.downloads, ${KEPT} as kept`;
 
 // a merged tag (an alias) is not a tag of the model: its slug is one of its target's `aliases`
 const TAG_SELECT = sql`t.id, t.name, t.name_en as "nameEn", t.slug,

@@ -73,6 +73,8 @@ export const en = {
   source: 'Source',
   created: 'Created',
   updated: 'Updated',
+  stars: 'Stars',
+  downloads: 'Downloads',
   projectNotFound: 'No project with this address.',
   // tags
   tagsTitle: 'All tags',
@@ -188,6 +190,7 @@ export const en = {
   field_tags: 'Tags',
   field_links: 'Links',
   field_lock: 'Lock',
+  field_signals: 'Signals',
   revertTo: (n: number) => `Revert to revision ${n}…`,
   revertConfirm: (n: number) =>
     `Make the project revision ${n}'s content again? Its fields, tags and links are replaced by that revision's; the current content stays in the history.`,

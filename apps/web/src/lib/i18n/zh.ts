@@ -70,6 +70,8 @@ export const zh: Messages = {
   source: '来源',
   created: '创建于',
   updated: '更新于',
+  stars: '星标',
+  downloads: '下载量',
   projectNotFound: '没有这个地址的项目。',
   tagsTitle: '全部标签',
   tagFilter: '筛选标签',
@@ -177,6 +179,7 @@ export const zh: Messages = {
   field_tags: '标签',
   field_links: '链接',
   field_lock: '锁定',
+  field_signals: '热度信号',
   revertTo: (n) => `恢复到版本 ${n}…`,
   revertConfirm: (n) =>
     `把项目恢复为版本 ${n} 的内容？字段、标签和链接都会换成该版本的；当前内容仍保留在历史中。`,

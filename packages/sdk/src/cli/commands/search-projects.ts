@@ -19,7 +19,7 @@ Options:
   --any-tag           with several --tag, one is enough
   --link-type <T>     WEBSITE, CODEHOST, MODELHUB or PAPER; repeatable
   --status <S>        ACTIVE, ARCHIVED or ALL (default ALL)
-  --sort <S>          relevance (with <q>, the default), updated, created or name
+  --sort <S>          relevance (with <q>, the default), updated, created, name or standing
   --order <O>         asc or desc
   --limit <N>         projects to show, 1-100 (default 20)
   --all               every match, page after page

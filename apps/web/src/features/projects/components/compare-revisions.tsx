@@ -48,6 +48,19 @@ function rows(t: Messages): { key: string; label: string; lang?: 'zh-CN' | 'en';
       label: t.field_links,
       show: (b) => b.links.map((l) => `${t[l.type]}: ${l.url}${l.title ? ` (${l.title})` : ''}`).join('\n'),
     },
+    {
+      key: 'signals',
+      label: t.field_signals,
+      show: (b) =>
+        b.signals
+          ? [
+              b.signals.stars === null ? '' : `${t.stars}: ${b.signals.stars}`,
+              b.signals.downloads === null ? '' : `${t.downloads}: ${b.signals.downloads}`,
+            ]
+              .filter(Boolean)
+              .join('\n')
+          : '',
+    },
     { key: 'lock', label: t.field_lock, show: (b) => (b.lock ? b.lock.fields.join(', ') : '') },
   ];
 }

@@ -89,6 +89,15 @@ export default function ProjectPage({ slug }: { slug: string }) {
               <dd>{project.source}</dd>
             </div>
           )}
+          {(['stars', 'downloads'] as const).map((signal) => {
+            const value = project.signals?.[signal];
+            return value === null || value === undefined ? null : (
+              <div key={signal}>
+                <dt>{t[signal]}</dt>
+                <dd data-signal={signal}>{value.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en')}</dd>
+              </div>
+            );
+          })}
           <div>
             <dt>{t.created}</dt>
             <dd>
