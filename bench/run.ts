@@ -18,6 +18,14 @@ import {
   runQueueBench,
   withQueueSection,
 } from './queue.ts';
+import {
+  RELEVANCE_END,
+  RELEVANCE_START,
+  type RelevanceResult,
+  renderRelevance,
+  runRelevanceBench,
+  withRelevanceSection,
+} from './relevance.ts';
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measureRestart } from './restart.ts';
 import type { Scenario } from './scenario.ts';
@@ -420,7 +428,7 @@ try {
   // `--scenarios queue` runs the queue part alone (bench/queue.ts)
   const queueOnly =
     only.length > 0 &&
-    only.every((key) => key === 'queue' || key === 'history' || key === 'writes' || key === 'wide-bodies');
+    only.every((key) => ['queue', 'history', 'writes', 'wide-bodies', 'relevance'].includes(key));
   if (!queueOnly) for (const projects of settings.sizes) report.sizes.push(await runSize(projects));
   if (!queueOnly && before !== 'none' && wanted('upsert-before')) {
     console.log(`\n== upserts: the server of ${before} (before the read model) and this one`);
@@ -494,6 +502,13 @@ try {
     });
     console.log(renderWideBodies(wide, ''));
   }
+  // `--scenarios relevance` runs the judged set through this engine and its peers (bench/relevance.ts)
+  let relevance: RelevanceResult | undefined;
+  if (only.length === 0 || only.includes('relevance')) {
+    console.log('\n== relevance: the judged set through this engine, MiniSearch and Orama');
+    relevance = await runRelevanceBench();
+    console.log(renderRelevance(relevance, ''));
+  }
   if (!queueOnly) console.log(renderSummary(report));
   let queue: QueueSizeResult[] = [];
   if (only.length === 0 || only.includes('queue')) {
@@ -528,7 +543,14 @@ try {
     const wideSection = wide
       ? renderWideBodies(wide, `Load average ${machine.load.toFixed(2)} when the run began.`)
       : keptBetween(file, WIDE_START, WIDE_END);
-    writeFileSync(file, wideSection ? withWideBodiesSection(withWrites, wideSection) : withWrites);
+    const withWide = wideSection ? withWideBodiesSection(withWrites, wideSection) : withWrites;
+    const relevanceSection = relevance
+      ? renderRelevance(
+          relevance,
+          `${new Date().toISOString().slice(0, 10)}, load average ${machine.load.toFixed(2)}:`,
+        )
+      : keptBetween(file, RELEVANCE_START, RELEVANCE_END);
+    writeFileSync(file, relevanceSection ? withRelevanceSection(withWide, relevanceSection) : withWide);
     // Biome formats Markdown too (aligned tables): leave the file as `pnpm lint` wants it.
     execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', file], { stdio: 'ignore' });
     console.log(`wrote ${file}`);

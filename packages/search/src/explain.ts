@@ -1,6 +1,6 @@
 import type { Matched } from './matching.ts';
 import { codeClass, codeSynonym, codeTypos, KEY_EXACT, KEY_EXACT_SYNONYM, KEY_PREFIX } from './ranking.ts';
-import { brevity, coverageShare } from './rules/coverage.ts';
+import { coverageShare } from './rules/coverage.ts';
 import { docStanding } from './rules/standing.ts';
 import type { Store } from './store.ts';
 import type { RuleValues } from './types.ts';
@@ -11,7 +11,6 @@ import type { RuleValues } from './types.ts';
  * the store's columns.
  */
 export function explainHit(ix: Store, m: Matched, d: number, code: number, tier: number): RuleValues {
-  const whole = m.terms.join('').length;
   const cls = codeClass(code);
   return {
     words: m.words.length,
@@ -20,7 +19,7 @@ export function explainHit(ix: Store, m: Matched, d: number, code: number, tier:
       m.words.length > 1 && (tier === KEY_EXACT || tier === KEY_PREFIX || tier === KEY_EXACT_SYNONYM) ? 1 : 0,
     attribute: codeTypos(code) === 0 && codeSynonym(code) ? cls - 0.5 : cls,
     exactness: tier,
-    coverage: Math.round(coverageShare(whole, brevity(ix, d)) * 100) / 100,
+    coverage: Math.round(coverageShare(m.terms.length, ix.brevity[d]!) * 100) / 100,
     standing: docStanding(ix, d),
   };
 }

@@ -103,12 +103,13 @@ class Reference {
     return termsOf(p).keys.split(SEP).slice(1, -1);
   }
 
-  /** The rank part of a project's full score: its shortest name (in pinyin when Chinese), standing 0. */
+  /** The rank part of a project's full score: its shortest name (words, then letters; in pinyin when Chinese), standing 0. */
   rankOf(p: IndexedProject): number {
     const [name, nameEn, , full] = this.keys(p);
-    const spelled = full!.length > 0 ? full!.length : name!.length;
-    const n = nameEn!.length > 0 && (nameEn!.length < spelled || spelled === 0) ? nameEn!.length : spelled;
-    return (255 - Math.min(255, n)) * 65536;
+    const of = (words: number, letters: number) => Math.min(255, words) * 256 + Math.min(255, letters);
+    const own = of(tokens(p.name).length, full!.length > 0 ? full!.length : name!.length);
+    const en = tokens(p.nameEn).length > 0 ? of(tokens(p.nameEn).length, nameEn!.length) : 0xffff;
+    return (0xffff - Math.min(own, en)) * 65536;
   }
 
   private heldFor: IndexedProject[] = [];

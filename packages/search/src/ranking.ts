@@ -94,7 +94,7 @@ export const SCORES = new Uint8Array(256).map((_, i) => (i >> 3 === 0 ? 0 : scor
  * relevance cursor's key is the full score, the bucket's times RANK_SPAN plus that rank part, so
  * that a page resumes exactly where the last one ended.
  */
-export const RANK_SPAN = 2 ** 24;
+export const RANK_SPAN = 2 ** 32;
 
 export const fullScore = (bucketScore: number, rank: number): number => bucketScore * RANK_SPAN + rank;
 

@@ -32,6 +32,9 @@ export function grow(st: Store, need: number) {
   const standing = new Uint32Array(n);
   standing.set(st.standing);
   st.standing = standing;
+  const brevity = new Uint16Array(n);
+  brevity.set(st.brevity);
+  st.brevity = brevity;
   const keyAt = new Uint16Array(n * KEYS);
   keyAt.set(st.keyAt);
   st.keyAt = keyAt;
@@ -76,6 +79,7 @@ export function setDoc(
   st.created[d] = p.createdAt;
   st.standing[d] = standingOf(p);
   st.plain[d] = terms.plain ? 1 : 0;
+  st.brevity[d] = terms.brevity;
   st.nameKey[d] = terms.nameKey;
   st.keys[d] = terms.keys;
   for (let k = 0; k < KEYS; k++) {
@@ -91,7 +95,7 @@ export function setDoc(
 
 export function stats(st: Store): { projects: number; tags: number; bytes: number } {
   const n = st.idNum.length;
-  let bytes = n * (8 * 3 + 4 + 4 + 3) + st.end * 8 * 3; // typed arrays, and the per-document slots of the plain arrays
+  let bytes = n * (8 * 3 + 4 + 4 + 3 + 2) + st.end * 8 * 3; // typed arrays, and the per-document slots of the plain arrays
   for (let d = 0; d < st.end; d++) {
     if (!st.isLive(d)) continue;
     bytes += 2 * (st.nameKey[d]!.length + st.keys[d]!.length) + 64 + 16;

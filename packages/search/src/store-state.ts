@@ -38,6 +38,8 @@ export class StoreState {
   /** Each document's standing (IndexedProject.standing; docs/search.md#signals-and-standing). */
   standing = new Uint32Array(1024);
   plain = new Uint8Array(1024);
+  /** How short each document's shortest name is (rules/coverage.ts). */
+  brevity = new Uint16Array(1024);
   nameKey: string[] = [];
   keys: string[] = [];
   /** Where each of a document's 5 keys starts in keys[d] (KEYS per document). */

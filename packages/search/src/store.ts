@@ -160,7 +160,7 @@ export class Store extends StoreState {
       created: old.createdAt !== p.createdAt,
       name: before.nameKey !== after.nameKey,
       keys: !sameKeys(before, after),
-      rank: !sameKeys(before, after) || standingOf(old) !== standingOf(p),
+      rank: before.brevity !== after.brevity || standingOf(old) !== standingOf(p),
       standing: old.updatedAt !== p.updatedAt || standingOf(old) !== standingOf(p),
     };
     unorder(this, d, moved);

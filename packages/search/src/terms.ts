@@ -1,3 +1,4 @@
+import { brevityOf, MAX_BREVITY } from './rules/coverage.ts';
 import {
   cjkSkeleton,
   isCjkToken,
@@ -37,6 +38,8 @@ export interface Terms {
   /** The codes (keyPrefixCode) of the first 1 to KEY_PREFIX_MAX code units of each key, each once. */
   keyPrefixes: number[];
   nameKey: string;
+  /** How short the project's shortest name is (rules/coverage.ts brevityOf). */
+  brevity: number;
   /** Whether normalising leaves the texts' CJK runs as they are (CJK substrings can then be checked on the raw text). */
   plain: boolean;
 }
@@ -138,6 +141,10 @@ export function termsOf(p: IndexedProject): Terms {
     keyLen,
     keyPrefixes,
     nameKey: nameSortKey(p.name),
+    brevity: Math.min(
+      brevityOf(nameToks.length, full.length > 0 ? full.length : keyList[0]!.length),
+      nameEnToks.length > 0 ? brevityOf(nameEnToks.length, keyList[1]!.length) : MAX_BREVITY,
+    ),
     plain:
       same(p.name, name) &&
       same(p.nameEn, nameEn) &&

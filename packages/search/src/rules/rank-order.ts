@@ -1,4 +1,4 @@
-import { brevity, MAX_BREVITY } from './coverage.ts';
+import { MAX_BREVITY } from './coverage.ts';
 import { docStanding, MAX_STANDING } from './standing.ts';
 
 /*
@@ -10,13 +10,13 @@ import { docStanding, MAX_STANDING } from './standing.ts';
 
 /** What the rank part is read from: the store's columns. */
 export interface RankColumns {
-  keyLen: ArrayLike<number>;
-  standing?: ArrayLike<number>;
+  brevity: ArrayLike<number>;
+  standing: ArrayLike<number>;
 }
 
 /** The rank part of a document's score: the shorter its name, then the higher its standing, the higher. */
 export const rankScore = (st: RankColumns, d: number): number =>
-  (MAX_BREVITY - brevity(st, d)) * (MAX_STANDING + 1) + docStanding(st, d);
+  (MAX_BREVITY - st.brevity[d]!) * (MAX_STANDING + 1) + docStanding(st, d);
 
 /** byRank's order: the highest rank part first. */
 export const compareRank = (st: RankColumns, a: number, b: number): number =>

@@ -14,5 +14,5 @@ export const standingOf = (p: IndexedProject | undefined): number =>
   Math.min(MAX_STANDING, Math.max(0, Math.floor(p?.standing ?? 0)));
 
 /** A document's standing in the store (0 until one is put). */
-export const docStanding = (st: object, d: number): number =>
-  Math.min(MAX_STANDING, (st as { standing?: ArrayLike<number> }).standing?.[d] ?? 0);
+export const docStanding = (st: { standing: ArrayLike<number> }, d: number): number =>
+  Math.min(MAX_STANDING, st.standing[d]!);
