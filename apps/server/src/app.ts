@@ -28,6 +28,7 @@ import { MAX_BATCH_CALLS, metricsGate, rateLimitGate, trpcGate } from './request
 import { requestId } from './request-id.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
 import type { SharedSettings } from './shared-settings.ts';
+import { trustProxySetting } from './trust-proxy.ts';
 import { webConsoleRouter } from './web.ts';
 import { createPoster } from './webhooks/post.ts';
 
@@ -279,10 +280,4 @@ export function createApp(options: AppOptions): express.Express {
     sendError(res, new AppError('INTERNAL', [`An unexpected error occurred (request id ${reference})`]));
   });
   return app;
-}
-
-/** Trust-proxy values as Express reads them: true/false, a hop count, or addresses/subnet names. */
-function trustProxySetting(value: string): boolean | number | string {
-  if (value === 'true' || value === 'false') return value === 'true';
-  return /^\d+$/.test(value) ? Number(value) : value;
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_REAPER, type ReaperSettings, WEBHOOK_DEFAULTS } from '@directory/core/server';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '@directory/db';
 import type { RateLimitConfig } from './rate-limit.ts';
+import { trustProxySetting } from './trust-proxy.ts';
 
 export interface Config {
   port: number;
@@ -93,6 +94,13 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   return raw === '1' || raw === 'true';
 }
 
+/** TRUST_PROXY as given, once it is one of the forms trust-proxy.ts takes (unset: none). */
+function trustProxy(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  trustProxySetting(raw);
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(raw: string): string {
@@ -131,7 +139,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
       perKey: integer(env, 'RATE_LIMIT_KEY_PER_MINUTE', integer(env, 'RATE_LIMIT_PER_KEY', 0, 0), 0),
     },
     metricsPublic: flag(env, 'METRICS_PUBLIC'),
-    trustProxy: env.TRUST_PROXY || undefined,
+    trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL || 'info'),
     reaper: reaperSettings(env),
     changes: changesConfig(env),

@@ -1,4 +1,5 @@
-import type { Principal } from '@directory/core/server';
+import { isIP } from 'node:net';
+import { ipv6Bytes, type Principal } from '@directory/core/server';
 import type pg from 'pg';
 import {
   type RateLimiterAbstract,
@@ -125,7 +126,12 @@ export class RateLimits {
       };
     }
     if (this.config.perAddress <= 0) return undefined;
-    return { name: 'anon', subject: address, requests: this.config.perAddress, windowSeconds };
+    return {
+      name: 'anon',
+      subject: countedAddress(address),
+      requests: this.config.perAddress,
+      windowSeconds,
+    };
   }
 
   /**
@@ -252,6 +258,19 @@ export class RateLimits {
     }
     return limiter;
   }
+}
+
+/**
+ * What a client address is counted as (docs/keys-and-limits.md#the-client-address): an IPv4
+ * address as itself (also when written IPv4-mapped, ::ffff:a.b.c.d), an IPv6 address by its /64
+ * (one site's network: a client holds the whole of it and may use any address in it).
+ */
+export function countedAddress(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const b = ipv6Bytes(address);
+  if (b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff) return b.slice(12).join('.');
+  const words = [0, 2, 4, 6].map((i) => ((b[i]! << 8) | b[i + 1]!).toString(16));
+  return `${words.join(':')}::/64`;
 }
 
 /** The IETF headers (draft-ietf-httpapi-ratelimit-headers) of a counted request. */

@@ -33,7 +33,7 @@ export {
   type WebhookAnswer,
   WebhookSendError,
 } from './domain/webhook-exchange.ts';
-export { isPrivateAddress, webhookUrlProblem } from './domain/webhook-targets.ts';
+export { ipv6Bytes, isPrivateAddress, webhookUrlProblem } from './domain/webhook-targets.ts';
 export { AppError, type ErrorKind, toAppError, unauthorized } from './errors.ts';
 export * as examples from './examples.ts';
 export { createAdminKeyIfNone } from './keys/admin-key.ts';

@@ -38,7 +38,7 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 
 /** The 16 bytes of a valid IPv6 address (a dotted IPv4 tail included). */
-function ipv6Bytes(address: string): number[] {
+export function ipv6Bytes(address: string): number[] {
   let text = address.replace(/%.*$/, '');
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {
