@@ -142,4 +142,6 @@ export {
   rotateWebhookSecret,
   setWebhookEnabled,
   updateWebhookTarget,
+  type WebhookView,
+  type WebhookViewer,
 } from './webhooks/webhooks.ts';

@@ -155,6 +155,8 @@ export interface WebhooksTable {
   consecutive_failures: Generated<number>;
   disabled_at: NullableTimestamp;
   created_at: Timestamp;
+  /** The lineage of the key that made it; null: admins only (migration 2026_11_28_001210_webhook_owners). */
+  owner: string | null;
 }
 
 /** One row (singleton): the last change removed by retention (migration 2026_11_23_000300_changes). */

@@ -5,7 +5,7 @@ import { privateTargetProblem } from '../domain/webhook-targets.ts';
 import { AppError } from '../errors.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { CreateWebhookInput, CreateWebhookOutput, createWebhookMeta } from './create-webhook.types.ts';
-import { toWebhook } from './webhook.ts';
+import { ownerOf, toWebhook, visibleWebhook } from './webhook.ts';
 
 export const createWebhook = keyedProcedure
   .meta(createWebhookMeta)
@@ -23,6 +23,7 @@ export const createWebhook = keyedProcedure
       events: input.events,
       description: input.description ?? null,
       secret,
+      owner: ownerOf(ctx.principal),
     });
-    return { success: true as const, webhook: toWebhook(row), secret };
+    return { success: true as const, webhook: toWebhook(await visibleWebhook(ctx, row.id)), secret };
   });

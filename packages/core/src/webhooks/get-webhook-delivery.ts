@@ -1,4 +1,4 @@
-import { findAttemptDetail, findWebhook } from '@directory/db';
+import { findAttemptDetail } from '@directory/db';
 import { AppError } from '../errors.ts';
 import { keyedProcedure } from '../trpc.ts';
 import {
@@ -6,7 +6,7 @@ import {
   GetWebhookDeliveryOutput,
   getWebhookDeliveryMeta,
 } from './get-webhook-delivery.types.ts';
-import { toDelivery, webhookNotFound } from './webhook.ts';
+import { toDelivery, visibleWebhook } from './webhook.ts';
 
 /**
  * GET /api/webhooks/{id}/deliveries/{deliveryId}
@@ -17,7 +17,7 @@ export const getWebhookDelivery = keyedProcedure
   .input(GetWebhookDeliveryInput)
   .output(GetWebhookDeliveryOutput)
   .query(async ({ ctx, input }) => {
-    if (!(await findWebhook(ctx.db, input.id))) throw webhookNotFound(input.id);
+    await visibleWebhook(ctx, input.id);
     const notFound = () =>
       new AppError('NOT_FOUND', [`Delivery "${input.deliveryId}" of webhook "${input.id}" not found`]);
     // an attempt's id is a bigint: anything else names no attempt

@@ -1,18 +1,18 @@
-import { findWebhook, listAttempts } from '@directory/db';
+import { listAttempts } from '@directory/db';
 import { keyedProcedure } from '../trpc.ts';
 import {
   ListWebhookDeliveriesInput,
   ListWebhookDeliveriesOutput,
   listWebhookDeliveriesMeta,
 } from './list-webhook-deliveries.types.ts';
-import { toDelivery, webhookNotFound } from './webhook.ts';
+import { toDelivery, visibleWebhook } from './webhook.ts';
 
 export const listWebhookDeliveries = keyedProcedure
   .meta(listWebhookDeliveriesMeta)
   .input(ListWebhookDeliveriesInput)
   .output(ListWebhookDeliveriesOutput)
   .query(async ({ ctx, input }) => {
-    if (!(await findWebhook(ctx.db, input.id))) throw webhookNotFound(input.id);
+    await visibleWebhook(ctx, input.id);
     const attempts = await listAttempts(ctx.db, input.id, input.limit);
     return {
       success: true as const,

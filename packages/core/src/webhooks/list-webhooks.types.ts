@@ -10,7 +10,9 @@ export const listWebhooksMeta: Meta = {
     protect: true,
     tags: ['webhooks'],
     summary: 'List webhooks',
-    description: 'Every webhook, oldest first, with whether it is enabled. Secrets are never shown.',
+    description:
+      "The key's own webhooks (an admin key's: every webhook, each with its `owner`), oldest first, with " +
+      "whether it is enabled. Secrets are never shown. Another key's webhook is 404 on every webhook route.",
   },
   examples: { request: { enabled: 'true' }, response: { success: true, webhooks: [sampleWebhook] } },
 };

@@ -1,10 +1,10 @@
-import { findWebhook, recordPing } from '@directory/db';
+import { recordPing } from '@directory/db';
 import { pingMessage } from '../domain/webhook-delivery.ts';
 import { iso } from '../schemas/common.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { PingWebhookInput, PingWebhookOutput, pingWebhookMeta } from './ping-webhook.types.ts';
 import { sendNow } from './send-now.ts';
-import { secretsOf, webhookNotFound } from './webhook.ts';
+import { secretsOf, visibleWebhook, webhookNotFound } from './webhook.ts';
 
 /**
  * POST /api/webhooks/{id}/ping
@@ -16,8 +16,7 @@ export const pingWebhook = keyedProcedure
   .input(PingWebhookInput)
   .output(PingWebhookOutput)
   .mutation(async ({ ctx, input }) => {
-    const webhook = await findWebhook(ctx.db, input.id);
-    if (!webhook) throw webhookNotFound(input.id);
+    const webhook = await visibleWebhook(ctx, input.id);
     const { id, body } = pingMessage(webhook.id);
     const sent = await sendNow(ctx, { url: webhook.url, secrets: secretsOf(webhook) }, { id, body });
     const attempt = await recordPing(ctx.db, { webhookId: webhook.id, messageId: id, ...sent });

@@ -1,4 +1,4 @@
-import { findAttemptForRedelivery, findWebhook, recordRedelivery } from '@directory/db';
+import { findAttemptForRedelivery, recordRedelivery } from '@directory/db';
 import { messageId, webhookPayload } from '../domain/webhook-delivery.ts';
 import { AppError } from '../errors.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -8,7 +8,7 @@ import {
   redeliverWebhookMeta,
 } from './redeliver-webhook.types.ts';
 import { sendNow } from './send-now.ts';
-import { secretsOf, toDelivery, webhookNotFound } from './webhook.ts';
+import { secretsOf, toDelivery, visibleWebhook } from './webhook.ts';
 
 /**
  * POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver
@@ -19,8 +19,7 @@ export const redeliverWebhook = keyedProcedure
   .input(RedeliverWebhookInput)
   .output(RedeliverWebhookOutput)
   .mutation(async ({ ctx, input }) => {
-    const webhook = await findWebhook(ctx.db, input.id);
-    if (!webhook) throw webhookNotFound(input.id);
+    const webhook = await visibleWebhook(ctx, input.id);
     const found = await findAttemptForRedelivery(ctx.db, input.id, input.deliveryId);
     if (!found)
       throw new AppError('NOT_FOUND', [`Delivery "${input.deliveryId}" of webhook "${input.id}" not found`]);

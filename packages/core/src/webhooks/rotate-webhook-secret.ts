@@ -7,7 +7,7 @@ import {
   RotateWebhookSecretOutput,
   rotateWebhookSecretMeta,
 } from './rotate-webhook-secret.types.ts';
-import { toWebhook, webhookNotFound } from './webhook.ts';
+import { toWebhook, visibleWebhook, webhookNotFound } from './webhook.ts';
 
 /** POST /api/webhooks/{id}/rotate-secret (docs/changes-and-webhooks.md#rotating-a-webhooks-secret). */
 export const rotateWebhookSecret = keyedProcedure
@@ -15,13 +15,15 @@ export const rotateWebhookSecret = keyedProcedure
   .input(RotateWebhookSecretInput)
   .output(RotateWebhookSecretOutput)
   .mutation(async ({ ctx, input }) => {
+    await visibleWebhook(ctx, input.id);
     const secret = newWebhookSecret();
-    const row = await rotate(ctx.db, input.id, secret, input.graceSeconds);
-    if (!row) throw webhookNotFound(input.id);
+    const rotated = await rotate(ctx.db, input.id, secret, input.graceSeconds);
+    if (!rotated) throw webhookNotFound(input.id);
+    const row = await visibleWebhook(ctx, input.id);
     return {
       success: true as const,
       webhook: toWebhook(row),
       secret,
-      previousSecretValidUntil: isoOrNull(row.previous_secret_until),
+      previousSecretValidUntil: isoOrNull(rotated.previous_secret_until),
     };
   });

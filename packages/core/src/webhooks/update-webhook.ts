@@ -1,10 +1,10 @@
-import { findWebhook, setWebhookEnabled, updateWebhookTarget } from '@directory/db';
+import { setWebhookEnabled, updateWebhookTarget } from '@directory/db';
 import { privateTargetProblem } from '../domain/webhook-targets.ts';
 import { AppError } from '../errors.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { UpdateWebhookInput, UpdateWebhookOutput, updateWebhookMeta } from './update-webhook.types.ts';
-import { toWebhook, webhookNotFound } from './webhook.ts';
+import { toWebhook, visibleWebhook, webhookNotFound } from './webhook.ts';
 
 /**
  * PATCH /api/webhooks/{id}: enable or disable, change the url or the events — checked as at creation
@@ -23,16 +23,14 @@ export const updateWebhook = keyedProcedure
     }
     // one transaction: a PATCH is done whole or not at all
     const row = await inTransaction(ctx, async (trx) => {
+      await visibleWebhook(ctx, input.id, trx);
       if (input.url !== undefined || input.events !== undefined) {
         const row = await updateWebhookTarget(trx, input.id, { url: input.url, events: input.events });
         if (!row) throw webhookNotFound(input.id);
       }
-      const row =
-        input.enabled === undefined
-          ? await findWebhook(trx, input.id)
-          : await setWebhookEnabled(trx, input.id, input.enabled);
-      if (!row) throw webhookNotFound(input.id);
-      return row;
+      if (input.enabled !== undefined && !(await setWebhookEnabled(trx, input.id, input.enabled)))
+        throw webhookNotFound(input.id);
+      return visibleWebhook(ctx, input.id, trx);
     });
     return { success: true as const, webhook: toWebhook(row) };
   });

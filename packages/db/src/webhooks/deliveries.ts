@@ -117,10 +117,17 @@ export interface ClaimedDelivery extends Omit<ChangeRecord, 'id'> {
  * transaction.
  */
 export async function claimDeliveries(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  // A delivery carries only what its webhook's owner may read (docs/keys-and-limits.md#webhooks-have-owners):
+  // one queued while it could, whose owner can no longer read the feed (revoked, expired), is given up.
   const { rows } = await sql<ClaimedDelivery>`
-    with due as (
+    with unread as (
+      update webhook_deliveries d set status = 'FAILED'
+      from webhooks w
+      where w.id = d.webhook_id and w.enabled and d.status = 'PENDING' and d.next_attempt_at <= now()
+        and not webhook_owner_reads(w.owner)
+    ), due as (
       select d.id from webhook_deliveries d
-      join webhooks w on w.id = d.webhook_id and w.enabled
+      join webhooks w on w.id = d.webhook_id and w.enabled and webhook_owner_reads(w.owner)
       where d.status = 'PENDING' and d.next_attempt_at <= now()
       order by d.next_attempt_at, d.id
       limit ${limit}

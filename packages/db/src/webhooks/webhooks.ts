@@ -3,23 +3,60 @@ import type { Database, WebhookRow } from '../tables.ts';
 
 type Db = Kysely<Database>;
 
+/**
+ * Whose webhooks a caller sees (docs/keys-and-limits.md#webhooks-have-owners): every one (an admin
+ * key), or those of one owner (the lineage of a key).
+ */
+export type WebhookViewer = { all: true } | { owner: string };
+
+/** A webhook with the key that owns it as the keys API shows it (the newest of its lineage); null: admins. */
+export type WebhookView = WebhookRow & { owner_key: { id: string; name: string } | null };
+
 export async function insertWebhook(
   db: Db,
-  row: { id: string; url: string; events: string[]; description: string | null; secret: string },
+  row: {
+    id: string;
+    url: string;
+    events: string[];
+    description: string | null;
+    secret: string;
+    owner?: string | null;
+  },
 ): Promise<WebhookRow> {
   return db
     .insertInto('webhooks')
-    .values({ ...row, events: sql`${row.events}::text[]` as unknown as string[] })
+    .values({ ...row, owner: row.owner ?? null, events: sql`${row.events}::text[]` as unknown as string[] })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function findWebhooks(db: Db): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').selectAll().orderBy('created_at').orderBy('id').execute();
+const visibleTo = (viewer: WebhookViewer) => ('owner' in viewer ? sql`w.owner = ${viewer.owner}` : sql`true`);
+
+async function selectWebhooks(db: Db, where: ReturnType<typeof sql>): Promise<WebhookView[]> {
+  const { rows } = await sql<WebhookView>`
+    select w.*, case when k.id is null then null else json_build_object('id', k.id, 'name', k.name) end as owner_key
+    from webhooks w
+    left join lateral (
+      select id, name from api_keys where coalesce(lineage, id) = w.owner order by created_at desc, id desc limit 1
+    ) k on true
+    where ${where}
+    order by w.created_at, w.id
+  `.execute(db);
+  return rows;
 }
 
-export async function findWebhook(db: Db, id: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+/** The webhooks `viewer` sees, oldest first. */
+export async function findWebhooks(db: Db, viewer: WebhookViewer): Promise<WebhookView[]> {
+  return selectWebhooks(db, visibleTo(viewer));
+}
+
+/** The webhook with this id, when `viewer` sees it (another's is as absent). */
+export async function findWebhook(
+  db: Db,
+  id: string,
+  viewer: WebhookViewer,
+): Promise<WebhookView | undefined> {
+  return (await selectWebhooks(db, sql`w.id = ${id} and ${visibleTo(viewer)}`))[0];
 }
 
 /** Deletes a webhook with its queued deliveries and recorded attempts; false when there was none. */
