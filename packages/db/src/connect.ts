@@ -28,9 +28,19 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   );
 }
 
-/** A connection string with any password blanked, safe to print. */
+/**
+ * A connection string with every password blanked, safe to print or show (the one redaction of
+ * docs/operating.md#configuration): the password of the user info, whatever it holds (`@`, `:`
+ * or `/` included: the user info runs to the last `@`, as URL parsers read it), and the value of
+ * every query parameter whose name has `password` in it (`password`, `sslpassword`).
+ */
 export function redact(url: string): string {
-  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  let out = url.replace(/^([^:/?#]*:\/\/)(.*)@/, (_, scheme: string, info: string) => {
+    const colon = info.indexOf(':');
+    return `${scheme}${colon < 0 ? info : `${info.slice(0, colon)}:***`}@`;
+  });
+  out = out.replace(/([?&][^=&#]*password[^=&#]*=)[^&#]*/gi, '$1***');
+  return out;
 }
 
 export interface DatabaseHandle {

@@ -24,6 +24,23 @@ describe('parseDatabaseUrl', () => {
     expect(() => parseDatabaseUrl('pglite:')).toThrow();
     expect(redact('postgres://u:secret@h/d')).toBe('postgres://u:***@h/d');
   });
+
+  it('blanks every password of a URL, wherever it is (docs/operating.md#configuration)', () => {
+    const cases: [string, string][] = [
+      ['postgres://u:se@cr@t@h:5432/d', 'postgres://u:***@h:5432/d'],
+      ['postgres://u:a:b/c@h/d', 'postgres://u:***@h/d'],
+      ['postgresql://u:p%40ss@h/d?sslmode=require', 'postgresql://u:***@h/d?sslmode=require'],
+      ['postgres://u@h/d?password=s3cret&sslmode=require', 'postgres://u@h/d?password=***&sslmode=require'],
+      ['postgres://h/d?sslmode=require&PASSWORD=s3cret', 'postgres://h/d?sslmode=require&PASSWORD=***'],
+      ['postgres://h/d?sslpassword=s3cret', 'postgres://h/d?sslpassword=***'],
+      ['postgres://u@h/d', 'postgres://u@h/d'],
+      ['memory:', 'memory:'],
+    ];
+    for (const [url, shown] of cases) expect(redact(url), url).toBe(shown);
+    for (const [url] of cases)
+      for (const secret of ['se@cr@t', 'cr@t', 'a:b/c', 'p%40ss', 's3cret'])
+        expect(redact(url)).not.toContain(secret);
+  });
 });
 
 describe('migrations', () => {
