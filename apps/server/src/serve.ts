@@ -89,7 +89,7 @@ try {
 // What every process of the deployment must share, logged once it listens (after the banner, and
 // not by a process that cannot start) so that processes can be compared (GET /healthz?verbose=1
 // answers the same).
-const shared = sharedSettings(config, apiKey.key, await databaseIdentity(handle.db));
+const shared = sharedSettings(config, apiKey.key, await databaseIdentity(handle.db), apiKey.secret);
 
 // The change feed: one listening connection wakes this process's long-polls and dispatcher.
 const feed = new ChangeSignal();

@@ -1,4 +1,4 @@
-import { createHash, scryptSync } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { redact } from '@directory/db';
 import type { Config } from './config.ts';
 
@@ -17,12 +17,16 @@ export interface SharedSettings {
 }
 
 /**
- * A fingerprint of the API key that tells two keys apart without giving the key away: scrypt
- * (slow on purpose, so that trying guesses against it costs what trying them against the API
- * does not), 8 bytes, with a salt of its own. Computed once per process, at start.
+ * A fingerprint of the API key that tells two keys apart without giving the key away, and from
+ * which no key can be tested offline (docs/operating.md#settings-that-must-match-across-processes):
+ * an HMAC-SHA256 of the key under `secret`, the random secret every process of a deployment
+ * shares and never shows (api-key.ts resolveKeys), with a label of its own; 8 bytes.
  */
-export function keyFingerprint(apiKey: string): string {
-  return scryptSync(apiKey, 'project-directory: API key fingerprint', 8).toString('hex');
+export function keyFingerprint(apiKey: string, secret: string): string {
+  return createHmac('sha256', secret)
+    .update(`project-directory: API key fingerprint\0${apiKey}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**
@@ -34,12 +38,16 @@ export function sharedSettings(
   config: Config,
   apiKey: string | undefined,
   database: string | undefined,
+  /** The service's secret (api-key.ts resolveKeys) that keys the key's fingerprint. */
+  secret: string,
 ): SharedSettings {
   const { changes, reaper, rateLimit } = config;
   const settings = {
     DATABASE_URL: database ?? redact(config.databaseUrl),
     WEBHOOK_API_KEY:
-      apiKey === undefined ? 'none (named keys in the database)' : `fingerprint ${keyFingerprint(apiKey)}`,
+      apiKey === undefined
+        ? 'none (named keys in the database)'
+        : `fingerprint ${keyFingerprint(apiKey, secret)}`,
     WEBHOOK_ALLOW_PRIVATE: changes.allowPrivateTargets,
     WEBHOOK_MAX_FAILURES: changes.maxFailures,
     WEBHOOK_TIMEOUT_MS: changes.timeoutMs,

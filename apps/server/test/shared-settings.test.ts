@@ -17,8 +17,9 @@ import {
  */
 describe('the settings that must match (in-process)', () => {
   const key = 'a-key-of-this-test';
+  const secret = 'the-secret-this-service-keeps';
   const of = (env: Record<string, string>, k = key, database = 'test on cluster 1') =>
-    sharedSettings(readConfig(env), k, database);
+    sharedSettings(readConfig(env), k, database, secret);
 
   it('differ in fingerprint when a shared setting differs, and only then', () => {
     const base = of({});
@@ -54,6 +55,7 @@ describe('the settings that must match (in-process)', () => {
       readConfig({ DATABASE_URL: 'postgres://app:s3cret-pw@db.internal:5432/directory' }),
       key,
       undefined,
+      secret,
     );
     const text = JSON.stringify(shared);
     expect(text).not.toContain(key);
@@ -62,6 +64,16 @@ describe('the settings that must match (in-process)', () => {
     expect(shared.settings.WEBHOOK_API_KEY).toMatch(/^fingerprint [0-9a-f]{16}$/);
     expect(shared.settings.WEBHOOK_ALLOW_PRIVATE).toBe(false);
     expect(shared.settings.REVISIONS_KEEP).toBe(100);
+  });
+
+  it("fingerprint the key with the service's secret: no key can be tested against it offline", () => {
+    const shown = (k: string, s: string) =>
+      sharedSettings(readConfig({}), k, undefined, s).settings.WEBHOOK_API_KEY;
+    // equal keys of one deployment (one secret) compare equal; another key differs
+    expect(shown(key, secret)).toBe(shown(key, secret));
+    expect(shown('another key', secret)).not.toBe(shown(key, secret));
+    // whoever lacks the secret cannot compute it from a guess of the key
+    expect(shown(key, 'another secret')).not.toBe(shown(key, secret));
   });
 });
 
