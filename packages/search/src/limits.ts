@@ -9,6 +9,9 @@ export const MAX_QUERY_TERMS = 16;
 /** A query word of at most this many characters may split in two, and two words join into one of at most this many (split-join.ts). */
 export const MAX_SPLIT_LENGTH = 32;
 
+/** A word splits into two words of the directory only where both have at least this many letters (split-join.ts). */
+export const MIN_SPLIT_PART = 3;
+
 /** Typos apply to the first this many words of a query that may have some; later words match exactly. */
 export const MAX_TYPO_WORDS = 4;
 

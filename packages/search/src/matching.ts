@@ -279,7 +279,8 @@ export function match(
   if (cut.words.length === 0) return null;
   const words = splitAndJoin(ix, cut.words);
   const all = matchWords(cx, words, typosOn);
-  if (strategy === 'all' || words.length === 1 || all.union.count() > 0)
+  // combine() keeps only the codes two words share: a code left means a match
+  if (strategy === 'all' || words.length === 1 || all.codes.length > 0)
     return { set: all, words, terms: cut.terms };
   const kept = keptWords(cx, words, strategy, (w) => wordMatches(cx, w, typosOn).union);
   const keptSet = kept.length === 0 ? all : matchWords(cx, kept, typosOn);

@@ -155,7 +155,7 @@ class Reference {
           syn.push([parts[0]!, t.slice(parts[0]!.length)]);
           if (parts.length > 2) syn.push(parts);
         } else
-          for (let i = 2; t.length >= 4 && i <= t.length - 2; i++)
+          for (let i = 3; t.length >= 6 && i <= t.length - 3; i++)
             if (this.held(t.slice(0, i)) && this.held(t.slice(i))) {
               syn.push([t.slice(0, i), t.slice(i)]);
               break;

@@ -160,6 +160,32 @@ export class SortedList {
     }
   }
 
+  /**
+   * The first `want` elements from `from` on, in order, that are in a set of documents (a
+   * bitmap's words) and pass `ok` (when given) — `forward` with the membership test inlined:
+   * a walk of a ranked order through a bucket reads many entries for each it keeps.
+   */
+  forwardIn(
+    from: Position,
+    words: Uint32Array,
+    want: number,
+    out: number[],
+    ok?: (x: number) => boolean,
+  ): void {
+    const blocks = this.blocks;
+    let offset = from.offset;
+    for (let bi = from.block; bi < blocks.length; bi++, offset = 0) {
+      const b = blocks[bi]!;
+      const n = this.sizes[bi]!;
+      for (let i = offset; i < n; i++) {
+        const x = b[i]!;
+        if (((words[x >>> 5]! >>> (x & 31)) & 1) === 0 || (ok !== undefined && !ok(x))) continue;
+        out.push(x);
+        if (out.length >= want) return;
+      }
+    }
+  }
+
   /** Calls visit on each element before `from`, last first, until it returns false. */
   backward(from: Position, visit: (x: number) => boolean): void {
     const blocks = this.blocks;

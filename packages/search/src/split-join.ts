@@ -1,4 +1,4 @@
-import { MAX_SPLIT_LENGTH } from './limits.ts';
+import { MAX_SPLIT_LENGTH, MIN_SPLIT_PART } from './limits.ts';
 import type { Store } from './store.ts';
 import { isCjkToken } from './text.ts';
 import type { Word } from './word.ts';
@@ -6,7 +6,7 @@ import type { Word } from './word.ts';
 /*
  * Split and join (docs/search.md#split-and-join): a query word also matches the two words it
  * joins — at a change between letters and digits (`gpt4o` = `gpt 4o`, "GPT-4o") or where both
- * halves are words of the directory (`llamacpp` → "llama.cpp", `chatglm` → "Chat GLM") —, and
+ * halves are words of the directory of three letters or more (`llamacpp` → "llama.cpp", `chatglm` → "Chat GLM") —, and
  * two consecutive query words the one word they form (`chat glm` → "ChatGLM"). Each is an
  * alternative of the word as a synonym is (matching.ts): it ranks just below the same match
  * typed exactly, and, matching without typos, above every match with a typo.
@@ -30,8 +30,10 @@ export function splitsOf(ix: Store, term: string): string[][] {
     const first = parts[0]!;
     out.push([first, term.slice(first.length)]);
     if (parts.length > 2) out.push(parts);
-  } else if (term.length >= 4) {
-    for (let i = 2; i <= term.length - 2; i++) {
+  } else if (term.length >= 2 * MIN_SPLIT_PART) {
+    // halves of three letters or more: two-letter words (pinyin syllables: da, ta) would split
+    // most English words into pairs of syllables that mean nothing together
+    for (let i = MIN_SPLIT_PART; i <= term.length - MIN_SPLIT_PART; i++) {
       const left = term.slice(0, i);
       const right = term.slice(i);
       if (held(ix, left) && held(ix, right)) {

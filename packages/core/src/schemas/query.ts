@@ -37,10 +37,11 @@ export const commaList = <const T extends readonly [string, ...string[]]>(values
     )
     .optional();
 
-/** `true`/`false` in a query string; typed clients' booleans as they are. */
+/** `true`/`false` (or `1`/`0`) in a query string; typed clients' booleans as they are. */
 export const queryBoolean = () =>
   z.preprocess(
-    (v) => (v === 'true' ? true : v === 'false' ? false : v),
+    // 1 and 0 too: `explain=1` is how such a flag is written (docs/search.md#explain)
+    (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v),
     z.boolean({ error: 'Invalid input: expected true or false' }),
   );
 

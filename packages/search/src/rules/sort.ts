@@ -35,14 +35,15 @@ export const sort: RankingRule = {
     if ((need * ix.live) / count < count) {
       // walk byRank from the cursor
       const found: number[] = [];
-      const visit = (d: number) => {
-        if (set.has(d) && ix.updated[d]! <= asOf) found.push(d);
-        return found.length < need;
-      };
       if (desc) {
         const from = at ? ix.byRank.seek((d) => fromCursor(d) <= 0) : ix.byRank.start();
-        ix.byRank.forward(from, visit);
+        const ok = asOf === Number.POSITIVE_INFINITY ? undefined : (d: number) => ix.updated[d]! <= asOf;
+        ix.byRank.forwardIn(from, set.words, need, found, ok);
       } else {
+        const visit = (d: number) => {
+          if (set.has(d) && ix.updated[d]! <= asOf) found.push(d);
+          return found.length < need;
+        };
         const from = at ? ix.byRank.seek((d) => fromCursor(d) < 0) : ix.byRank.end();
         ix.byRank.backward(from, visit);
       }
