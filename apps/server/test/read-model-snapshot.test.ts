@@ -135,6 +135,27 @@ describe.each(targets)('the read model’s snapshot on $name', (target) => {
     }
   });
 
+  it('a snapshot that fails its checksum is not loaded, and the next save replaces it', async () => {
+    for (const damage of ['flip', 'cut'] as const) {
+      const dir = await snapshot();
+      const file = join(dir, FILE);
+      const bytes = readFileSync(file);
+      // the header stays good: only the state is damaged
+      if (damage === 'flip') bytes[bytes.length - 100]! ^= 0x10;
+      writeFileSync(file, damage === 'flip' ? bytes : bytes.subarray(0, bytes.length - 100));
+      const first = model(s, dir);
+      await first.m.start();
+      await first.m.stop();
+      expect(first.m.stats().readyFrom, damage).toBe('database');
+      expect(first.lines.join('\n'), damage).toMatch(/checksum|cannot be read/);
+      expect(first.lines.join('\n'), damage).toContain('read model snapshot written');
+      const second = model(s, dir);
+      await second.m.start();
+      await second.m.stop();
+      expect(second.m.stats().readyFrom, damage).toBe('snapshot');
+    }
+  });
+
   it('builds afresh from a snapshot older than what the change feed still holds', async () => {
     const dir = await snapshot();
     const later = await write();

@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
+  fchmodSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -20,16 +24,20 @@ import { readState, SearchIndex, snapshotFingerprint, writeState } from '@direct
  * every project from the database and building the index again.
  *
  * The file: MAGIC, a JSON header (what it is, whose, at which position), then the state
- * (@directory/search persist.ts). It is written to a temporary file, synced and renamed over
- * the last one, so a reader finds a whole file or the previous one, never half of one.
+ * (@directory/search persist.ts), then the SHA-256 of all before it. It is written to a new temporary
+ * file (opened exclusively: never through a link planted in its place), synced and renamed over the
+ * last one, so a reader finds a whole file or the previous one, never half of one; a file whose
+ * checksum does not hold is neither loaded nor kept by the next save. The directory is 0700 and the
+ * files 0600, whatever the umask (docs/operating.md#restarts-the-read-models-snapshot).
  */
 
 const MAGIC = Buffer.from('DIRMODL1', 'latin1');
 /**
  * Bumped when what the read model keeps beside the index changes meaning (2: the slugs are the
- * index's; 3: each project's standing, docs/search.md#signals-and-standing).
+ * index's; 3: each project's standing, docs/search.md#signals-and-standing; 4: the checksum).
  */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
+const CHECKSUM_BYTES = 32;
 export const SNAPSHOT_FILE = 'read-model.snapshot';
 
 export interface SnapshotHeader {
@@ -73,9 +81,11 @@ class FileSink {
   private readonly buffer = Buffer.allocUnsafe(BUFFER);
   private used = 0;
   bytes = 0;
+  readonly hash = createHash('sha256');
   constructor(private readonly fd: number) {}
   write = (b: Uint8Array) => {
     this.bytes += b.byteLength;
+    this.hash.update(b);
     if (b.byteLength > BUFFER / 2) {
       this.flush();
       writeSync(this.fd, b);
@@ -134,12 +144,37 @@ function readHeader(source: FileSource): SnapshotHeader {
   return JSON.parse(json.toString('utf8')) as SnapshotHeader;
 }
 
-/** The header of the snapshot in `dir`, or undefined when there is none (or it cannot be read). */
-export function peekSnapshot(dir: string): SnapshotHeader | undefined {
+/**
+ * Whether the file's checksum holds: its last 32 bytes are the SHA-256 of all before them. A
+ * generator: it yields after each MiB read, so that a caller may give the event loop turns.
+ */
+function* checksumHolds(fd: number): Generator<void, boolean> {
+  const size = fstatSync(fd).size;
+  const body = size - CHECKSUM_BYTES;
+  if (body < MAGIC.byteLength + 4) return false;
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(BUFFER);
+  for (let at = 0; at < body; ) {
+    const n = readSync(fd, buffer, 0, Math.min(BUFFER, body - at), at);
+    if (n <= 0) return false;
+    hash.update(buffer.subarray(0, n));
+    at += n;
+    yield;
+  }
+  const sum = Buffer.alloc(CHECKSUM_BYTES);
+  return readSync(fd, sum, 0, CHECKSUM_BYTES, body) === CHECKSUM_BYTES && hash.digest().equals(sum);
+}
+
+/**
+ * The header of the snapshot in `dir` when the file is whole (its checksum holds), else undefined
+ * (none, unreadable, damaged or cut short). A generator, as checksumHolds.
+ */
+export function* verifySnapshot(dir: string): Generator<void, SnapshotHeader | undefined> {
   let fd: number | undefined;
   try {
     fd = openSync(join(dir, SNAPSHOT_FILE), 'r');
-    return readHeader(new FileSource(fd));
+    const header = readHeader(new FileSource(fd));
+    return (yield* checksumHolds(fd)) ? header : undefined;
   } catch {
     return undefined;
   } finally {
@@ -166,6 +201,10 @@ export function loadSnapshot(
     const header = readHeader(source);
     const reason = accept(header);
     if (reason) return { reason };
+    const checks = checksumHolds(fd);
+    let step = checks.next();
+    while (!step.done) step = checks.next();
+    if (!step.value) return { reason: 'it fails its checksum (damaged or cut short)' };
     const state = new ModelState(new SearchIndex());
     readState(source.read, state);
     return { state, header };
@@ -202,6 +241,24 @@ function removeAbandoned(dir: string) {
 }
 
 /**
+ * A new file of this process's own, 0600: opened exclusively (O_CREAT | O_EXCL), which never follows a
+ * link. Whatever is at that name (a file a killed process of this pid left, a planted link) is
+ * unlinked first — the link itself, never what it points to.
+ */
+function openNew(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    rmSync(path, { force: true });
+    fd = openSync(path, 'wx', 0o600);
+  }
+  fchmodSync(fd, 0o600);
+  return fd;
+}
+
+/**
  * Writes the state to `dir` (a temporary file, then renamed over the last snapshot). A
  * generator: it yields between fields, so that the caller may give the event loop turns.
  * Returns the bytes written.
@@ -213,10 +270,11 @@ export function* saveSnapshot(
 ): Generator<void, number> {
   const engine = snapshotFingerprint();
   if ('error' in engine) throw new Error(engine.error);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
   removeAbandoned(dir);
   const temporary = join(dir, `${SNAPSHOT_FILE}.${process.pid}.tmp`);
-  const fd = openSync(temporary, 'w');
+  const fd = openNew(temporary);
   let closed = false;
   try {
     const sink = new FileSink(fd);
@@ -230,6 +288,7 @@ export function* saveSnapshot(
     sink.write(json);
     yield* writeState(sink.write, state);
     sink.flush();
+    writeSync(fd, sink.hash.digest());
     fsyncSync(fd);
     closeSync(fd);
     closed = true;

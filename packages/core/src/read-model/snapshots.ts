@@ -3,10 +3,10 @@ import { snapshotFingerprint } from '@directory/search';
 import {
   loadSnapshot,
   type ModelState,
-  peekSnapshot,
   rejectionOf,
   type SnapshotHeader,
   saveSnapshot,
+  verifySnapshot,
 } from './snapshot-file.ts';
 import { nextPass } from './turns.ts';
 
@@ -37,6 +37,19 @@ export interface SnapshotSubject {
 
 /** The longest the event loop is held by a snapshot being written before it gets a turn. */
 const SLICE_MS = 20;
+
+/** Runs `steps` to its end, giving the event loop a turn every SLICE_MS. */
+async function inSlices<T>(steps: Generator<void, T>): Promise<T> {
+  let slice = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - slice > SLICE_MS) {
+      await nextPass();
+      slice = performance.now();
+    }
+  }
+}
 
 export class Snapshots {
   private writing: Promise<void> | undefined;
@@ -94,7 +107,8 @@ export class Snapshots {
       const engine = snapshotFingerprint();
       if ('error' in engine) return;
       const instance = await readDatabaseInstance(this.db);
-      const onDisk = peekSnapshot(this.settings.dir);
+      // a snapshot on disk that fails its checksum is written over, whatever its header says
+      const onDisk = await inSlices(verifySnapshot(this.settings.dir));
       if (
         onDisk &&
         !rejectionOf(onDisk, { ...instance, xmax: BigInt(onDisk.horizon) }, engine.fingerprint) &&
@@ -115,21 +129,10 @@ export class Snapshots {
         projects: s.projects,
         savedAt: new Date().toISOString(),
       };
-      const steps = saveSnapshot(this.settings.dir, header, s.state);
-      let slice = performance.now();
-      for (;;) {
-        const step = steps.next();
-        if (step.done) {
-          const seconds = Math.round(performance.now() - started) / 1000;
-          this.log('read model snapshot written', { projects: s.projects, bytes: step.value, seconds });
-          saved = true;
-          return;
-        }
-        if (performance.now() - slice > SLICE_MS) {
-          await nextPass();
-          slice = performance.now();
-        }
-      }
+      const bytes = await inSlices(saveSnapshot(this.settings.dir, header, s.state));
+      const seconds = Math.round(performance.now() - started) / 1000;
+      this.log('read model snapshot written', { projects: s.projects, bytes, seconds });
+      saved = true;
     })
       .catch((err: unknown) =>
         this.log('cannot write the read model snapshot', { error: (err as Error).message }),
