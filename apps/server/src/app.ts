@@ -127,6 +127,11 @@ export function createApp(options: AppOptions): express.Express {
   readModels.set(app, readModel);
   const metrics = createMetrics({ db, pool: options.pool, logger, readModel, reads: options.reads });
   queueCounters.set(app, metrics.countQueue);
+  // no answer is read as another type than it says (docs/getting-started.md#rest-the-openapi-document-and-the-docs-page)
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(requestId(logger));
   // One listener per request for both the request log line and the metrics.
   app.use((req: Request, res: Response, next: NextFunction) => {

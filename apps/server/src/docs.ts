@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { AppError, type ErrorKind, openApiDocument } from '@directory/core/server';
-import express, { type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { readsBody, sendError } from './rest-adapter.ts';
 
 const require = createRequire(import.meta.url);
@@ -49,6 +49,13 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/** Swagger UI's files that PAGE loads, by name, with their type: only these are served. */
+const PAGE_FILES: Record<string, string> = {
+  'swagger-ui.css': 'text/css',
+  'swagger-ui-bundle.js': 'text/javascript',
+  'favicon-32x32.png': 'image/png',
+};
+
 const INIT = `window.ui = SwaggerUIBundle({ url: '${DOCUMENT_PATH}', dom_id: '#swagger-ui', validatorUrl: null });\n`;
 
 // The browser may load nothing from elsewhere; Swagger UI sets inline styles and data: images.
@@ -76,15 +83,25 @@ export function docsRouter(options: { rateLimited: boolean }): Router {
   router.get(DOCUMENT_PATH, (_req: Request, res: Response) => {
     res.type('application/json').send(document);
   });
+  // the page and everything it loads, with the page's headers (docs/getting-started.md#rest-the-openapi-document-and-the-docs-page)
+  const pageHeaders = (res: Response) => res.setHeader('Content-Security-Policy', PAGE_POLICY);
   router.get(PAGE_PATH, (_req: Request, res: Response) => {
-    res.setHeader('Content-Security-Policy', PAGE_POLICY);
+    pageHeaders(res);
     res.type('html').send(PAGE);
   });
   router.get(INIT_PATH, (_req: Request, res: Response) => {
+    pageHeaders(res);
     res.type('text/javascript').send(INIT);
   });
-  router.use(ASSETS, express.static(SWAGGER_UI_DIR, { index: false }));
-  for (const path of [DOCUMENT_PATH, PAGE_PATH, INIT_PATH]) {
+  // only the files the page loads: none of the package's others (its index.html with a URL
+  // bar, oauth2-redirect.html, source maps)
+  const files = Object.keys(PAGE_FILES).map((name) => `${ASSETS}/${name}`);
+  router.get(files, (req: Request, res: Response) => {
+    const name = req.path.slice(ASSETS.length + 1);
+    pageHeaders(res);
+    res.type(PAGE_FILES[name]!).sendFile(name, { root: SWAGGER_UI_DIR });
+  });
+  for (const path of [DOCUMENT_PATH, PAGE_PATH, INIT_PATH, ...files]) {
     router.all(path, (req: Request, res: Response) => {
       res.setHeader('Allow', 'GET');
       sendError(
