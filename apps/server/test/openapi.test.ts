@@ -46,6 +46,8 @@ const ENDPOINTS = [
   { op: 'DELETE /api/projects/{slug}/lock', keyed: true },
   { op: 'GET /api/search/synonyms', keyed: false },
   { op: 'PUT /api/search/synonyms', keyed: true },
+  { op: 'GET /api/search/pins', keyed: false },
+  { op: 'PUT /api/search/pins', keyed: true },
   { op: 'POST /api/keys', keyed: true },
   { op: 'GET /api/keys', keyed: true },
   { op: 'GET /api/keys/self', keyed: true },
@@ -642,6 +644,24 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(put, await call(put, {}, { ...tooLarge, key: false }), 413);
       conforms(put, await call(put, {}, { body: { sets: [] }, ...hugeHeaders }), 431);
       conforms(put, await call(put, {}, { body: { sets: [] } }), 200);
+    });
+
+    it('the curated results (pins)', async () => {
+      const get = 'GET /api/search/pins';
+      conforms(get, await call(get, {}, { key: false }), 200);
+      conforms(get, await s.call('GET', '/api/search/pins?pin=1', { key: false }), 400);
+      conforms(get, await call(get, {}, { key: false, ...hugeHeaders }), 431);
+      const put = 'PUT /api/search/pins';
+      conforms(put, await call(put, {}, { body: { pins: [{ query: 'Qwen', first: ['qwen'] }] } }), 200);
+      const twice = [
+        { query: 'qwen', first: [] },
+        { query: 'QWEN', first: [] },
+      ];
+      conforms(put, await call(put, {}, { body: { pins: twice } }), 400);
+      conforms(put, await call(put, {}, { body: { pins: [] }, key: false }), 401);
+      conforms(put, await call(put, {}, { ...tooLarge, key: false }), 413);
+      conforms(put, await call(put, {}, { body: { pins: [] }, ...hugeHeaders }), 431);
+      conforms(put, await call(put, {}, { body: { pins: [] } }), 200);
     });
 
     it('GET /api/changes and the webhooks', async () => {

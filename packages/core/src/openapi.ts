@@ -48,7 +48,7 @@ const TAGS: Record<string, string> = {
   tasks:
     'The discovery queue: tasks for source URLs, moved through their states and completed with a project.',
   tags: 'Browse the tags of the directory with their project counts.',
-  search: 'How search matches: the synonym sets it applies.',
+  search: 'How search matches and orders: the synonym sets it applies, the curated results (pins).',
   history:
     "Nothing curated is lost: a project's revisions, diffs between them, revert, deleted projects and restore, and " +
     'locks that keep fields from being replaced by upserts and completes.',

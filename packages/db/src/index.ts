@@ -78,6 +78,7 @@ export { claimQueuedTasks, extendLease, lockTaskWithLease, releaseLease } from '
 export { reapExpiredLeases } from './queue/reaper.ts';
 export { queueStats } from './queue/stats.ts';
 export { type DatabaseInstance, readDatabaseInstance } from './read-model/instance.ts';
+export { type Pins, readPins, readPinsVersion, type StoredPin, writePins } from './read-model/pins.ts';
 export {
   currentTransactionId,
   currentTransactionWrites,

@@ -24,6 +24,7 @@ import * as webhookSecretRotation from './migrations/2026_11_28_001130_webhook_s
 import * as webhookDeliveryDetails from './migrations/2026_11_28_001140_webhook_delivery_details.ts';
 import * as projectSignals from './migrations/2026_11_28_001200_project_signals.ts';
 import * as webhookOwners from './migrations/2026_11_28_001210_webhook_owners.ts';
+import * as searchPins from './migrations/2026_11_28_001220_search_pins.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001140_webhook_delivery_details': webhookDeliveryDetails,
   '2026_11_28_001200_project_signals': projectSignals,
   '2026_11_28_001210_webhook_owners': webhookOwners,
+  '2026_11_28_001220_search_pins': searchPins,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

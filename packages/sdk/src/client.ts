@@ -62,7 +62,10 @@ export interface DirectoryClient {
    * `list`, `revoke` need keys:admin; `self()` tells any key what it may do.
    */
   keys: Endpoints['keys'];
-  /** Search synonyms: `synonyms()` reads the sets, `replaceSynonyms({ sets })` replaces them all. */
+  /**
+   * Search synonyms: `synonyms()` reads the sets, `replaceSynonyms({ sets })` replaces them all;
+   * curated results: `pins()` reads them, `replacePins({ pins })` replaces them all.
+   */
   search: Endpoints['search'];
   /**
    * Runs a worker until `signal` aborts: claims in batches, heartbeats, completes with the

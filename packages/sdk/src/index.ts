@@ -33,6 +33,8 @@ export type {
   LeasedTask,
   ListChangesInput,
   ListTasksInput,
+  Pin,
+  PinInput,
   ProjectInput,
   RelatedProjectItem,
   RelatedProjectsInput,

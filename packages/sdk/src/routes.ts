@@ -115,6 +115,9 @@ export const ROUTES = {
     synonyms: { method: 'GET', path: '/api/search/synonyms', repeatable: true },
     // replacing all sets with the same sets again is harmless
     replaceSynonyms: { method: 'PUT', path: '/api/search/synonyms', repeatable: true },
+    pins: { method: 'GET', path: '/api/search/pins', repeatable: true },
+    // replacing all pins with the same pins again is harmless
+    replacePins: { method: 'PUT', path: '/api/search/pins', repeatable: true },
   },
   keys: {
     // a create or rotate repeated after it took effect would make a second key

@@ -45,6 +45,15 @@ export type WebhookDelivery = RouterOutputs['webhooks']['deliveries']['deliverie
 /** One attempt with the request it sent and the response it got (GET /api/webhooks/{id}/deliveries/{deliveryId}). */
 export type WebhookDeliveryDetail = RouterOutputs['webhooks']['delivery']['delivery'];
 
+/**
+ * A curated result as PUT /api/search/pins takes it (docs/search.md#curated-results-pins): for
+ * `query`, the `first` projects (slugs) shown first in order, the `hide` ones never shown.
+ */
+export type PinInput = { query: string; first: string[]; hide?: string[] };
+
+/** A curated result as GET /api/search/pins answers it (its query normalised). */
+export type Pin = RouterOutputs['search']['pins']['pins'][number];
+
 /** A project's stars and downloads as stored (null when never sent; docs/search.md#signals-and-standing). */
 export type Signals = ProjectListItem['signals'];
 
@@ -103,7 +112,12 @@ export type Inputs = {
     edit: RouterInputs['projects']['edit'] & { ifMatch?: string };
   };
   tags: Omit<RouterInputs['tags'], 'find'> & { find: FindTagsInput };
-  search: { synonyms: Record<never, never> | undefined; replaceSynonyms: { sets: string[][] } };
+  search: {
+    synonyms: Record<never, never> | undefined;
+    replaceSynonyms: { sets: string[][] };
+    pins: Record<never, never> | undefined;
+    replacePins: { pins: PinInput[] };
+  };
   changes: { list: ListChangesInput };
   webhooks: Omit<RouterInputs['webhooks'], 'deliveries' | 'list'> & {
     list: { enabled?: 'true' | 'false' } | undefined;

@@ -21,6 +21,7 @@
 export { MAX_QUERY_TERMS, RELATED_LIMITS } from './limits.ts';
 export { ownerOf } from './owners.ts';
 export { readState, type Sink, type Source, writeState } from './persist.ts';
+export { type Pin, pinQuery } from './pins.ts';
 export type { RelatedHit } from './related-features.ts';
 export { SearchIndex } from './search-index.ts';
 export { snapshotFingerprint } from './snapshot-probe.ts';

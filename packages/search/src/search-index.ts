@@ -7,6 +7,7 @@ import { type CompiledFilters, compileFilters, filterSet, noFilters } from './fi
 import { MAX_QUERY_TERMS } from './limits.ts';
 import { type Matched, match } from './matching.ts';
 import { fieldOf, keyOf, sortedPage, walkOrder } from './pages.ts';
+import { type Pin, PinTable, pinnedPage } from './pins.ts';
 import { codeTypos, fullScore, KEY_NONE, SCORES } from './ranking.ts';
 import { findRelated } from './related.ts';
 import type { RelatedHit } from './related-features.ts';
@@ -40,6 +41,8 @@ export class SearchIndex {
   /** The index's state, for reads (related projects read its postings and bitmaps). */
   readonly store = new Store();
   private readonly caches = new QueryCaches();
+  /** Curated results (pins.ts); not in the snapshot: the read model sets them after a load. */
+  readonly #pins = new PinTable();
 
   // ————————————————————————————————————————— writes (store.ts)
 
@@ -53,6 +56,11 @@ export class SearchIndex {
 
   setSynonyms(sets: string[][]): void {
     this.store.setSynonyms(sets);
+  }
+
+  /** Replaces the curated results (docs/search.md#curated-results-pins). */
+  setPins(pins: readonly Pin[]): void {
+    this.#pins.set(pins);
   }
 
   /**
@@ -103,6 +111,9 @@ export class SearchIndex {
       const facetNames = [...new Set(query.facets)];
       if (query.q === undefined) return listPage(cx, query, f, facetNames);
       const m = match(cx, query.q, query.typos !== false, query.matchingStrategy);
+      const pin = query.sort === 'relevance' ? this.#pins.of(query.q) : undefined;
+      if (pin)
+        return pinnedPage(cx, query, f, m ?? undefined, pin, (q, mm) => searchPage(cx, q, f, mm, facetNames));
       if (!m) {
         const empty: ProjectFacets = {};
         for (const name of facetNames) empty[name] = [];

@@ -1,4 +1,11 @@
-import { type Database, type Kysely, readSynonyms, readSynonymsVersion } from '@directory/db';
+import {
+  type Database,
+  type Kysely,
+  readPins,
+  readPinsVersion,
+  readSynonyms,
+  readSynonymsVersion,
+} from '@directory/db';
 import { buildContents } from './contents.ts';
 import type { FeedFollower } from './follow.ts';
 import type { Held } from './held.ts';
@@ -9,7 +16,8 @@ import type { Snapshots } from './snapshots.ts';
  * built from one REPEATABLE READ snapshot of the database (contents.ts), or loaded from its
  * snapshot on local disk (snapshots.ts, docs/search.md#restarts-the-models-snapshot) and
  * brought up to date by the feed. Either way the follower then reads the feed from where the
- * contents are (follow.ts). And the synonyms, which are read whole too.
+ * contents are (follow.ts). And the synonyms and the pins (curated results), which are read
+ * whole too; the pins are not in the snapshot, so that a new index reads them at once.
  */
 
 const SYNONYMS_CHECK_MS = 500;
@@ -32,6 +40,7 @@ export async function buildFromDatabase(
     held.synonymsCheckedAt = Date.now();
     follower.startAt(built.snapshot);
   });
+  await checkPins(held, db, true);
 }
 
 /**
@@ -57,6 +66,7 @@ export async function restoreFromSnapshot(
     horizon,
   );
   held.synonymsCheckedAt = 0;
+  held.pinsCheckedAt = 0;
   follower.startAt({ xmin: horizon, xmax: horizon, xip: [] });
   for (;;) {
     const wait = await follower.followOnce();
@@ -78,5 +88,20 @@ export async function checkSynonyms(held: Held, db: Kysely<Database>, force: boo
   const synonyms = await readSynonyms(db);
   held.index.setSynonyms(synonyms.sets);
   held.synonymsVersion = synonyms.version;
+  held.version++;
+}
+
+/**
+ * Re-reads the pins (docs/search.md#curated-results-pins) when they changed, as checkSynonyms does
+ * the synonyms; a new index (held.replace) has none and reads them at its first look.
+ */
+export async function checkPins(held: Held, db: Kysely<Database>, force: boolean): Promise<void> {
+  if (!force && Date.now() - held.pinsCheckedAt < SYNONYMS_CHECK_MS) return;
+  held.pinsCheckedAt = Date.now();
+  const version = await readPinsVersion(db);
+  if (version === held.pinsVersion || !newerVersion(version, held.pinsVersion)) return;
+  const pins = await readPins(db);
+  held.index.setPins(pins.pins);
+  held.pinsVersion = pins.version;
   held.version++;
 }

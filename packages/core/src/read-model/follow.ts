@@ -26,8 +26,12 @@ export interface FollowTarget {
   advance(xmin: bigint, xmax: bigint): void;
   /** The feed no longer holds what the model missed: build it again. */
   rebuild(): Promise<void>;
-  /** Looks whether the synonyms changed (at most every half second). */
-  checkSynonyms(): Promise<void>;
+  /**
+   * Looks whether the synonyms or the pins changed: at most every half second while the feed has
+   * more to read, every time it has read all (`now`: a PUT's notification woke it, or the pause
+   * ended), so that a change reaches every process within a second.
+   */
+  checkSynonyms(now: boolean): Promise<void>;
   /** The model is up to date with the feed. */
   upToDate(): void;
   warn(message: string, err: unknown): void;
@@ -89,7 +93,7 @@ export class FeedFollower {
       if (this.snapshot && xmin > this.snapshot.xmax) this.snapshot = undefined;
       this.target.advance(xmin, BigInt(page.xmax));
     }
-    await this.target.checkSynonyms();
+    await this.target.checkSynonyms(!full);
     if (full) return 0;
     if (page.heldBack) return HELD_BACK_RETRY_MS;
     this.target.upToDate();

@@ -26,6 +26,9 @@ export class Held implements Contents {
   builtFrom: Snapshot | undefined;
   synonymsVersion = '';
   synonymsCheckedAt = 0;
+  /** The pins' version the index has ('' : none yet; a new index reads them, build.ts checkPins). */
+  pinsVersion = '';
+  pinsCheckedAt = 0;
   /** Projects applied since start (/metrics). */
   applied = 0;
 
@@ -44,6 +47,8 @@ export class Held implements Contents {
     this.index = contents.index;
     this.maxUpdated = contents.maxUpdated;
     this.synonymsVersion = synonymsVersion;
+    this.pinsVersion = '';
+    this.pinsCheckedAt = 0;
     this.details.clear();
     this.versions = new AppliedVersions();
     this.builtFrom = builtFrom;

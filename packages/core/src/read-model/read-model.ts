@@ -3,7 +3,7 @@ import type { SearchIndex } from '@directory/search';
 import { type FeedServices, pollingFeed } from '../changes/feed.ts';
 import type { RequestWrites } from '../transaction.ts';
 import { Applier } from './apply.ts';
-import { buildFromDatabase, checkSynonyms, restoreFromSnapshot } from './build.ts';
+import { buildFromDatabase, checkPins, checkSynonyms, restoreFromSnapshot } from './build.ts';
 import { type CachedProject, DetailCache } from './detail-cache.ts';
 import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
 import { Held } from './held.ts';
@@ -77,7 +77,10 @@ export class ReadModel {
         this.held.versions.passed(xmin, xmax);
       },
       rebuild: () => this.build(),
-      checkSynonyms: () => checkSynonyms(this.held, this.reads.current().db, false),
+      checkSynonyms: async (now) => {
+        await checkSynonyms(this.held, this.reads.current().db, now);
+        await checkPins(this.held, this.reads.current().db, now);
+      },
       upToDate: () => {
         this.upToDateAt = Date.now();
       },
@@ -140,6 +143,16 @@ export class ReadModel {
   /** Re-reads the synonyms now, on the primary (a PUT in this process; docs/operating.md#read-your-writes). */
   async refreshSynonyms(): Promise<void> {
     await checkSynonyms(this.held, this.applier.db, true);
+  }
+
+  /** Re-reads the pins now, on the primary (a PUT in this process), as refreshSynonyms. */
+  async refreshPins(): Promise<void> {
+    await checkPins(this.held, this.applier.db, true);
+  }
+
+  /** The version of the pins the model searches with ('' before it has read them). */
+  get pinsVersion(): string {
+    return this.held.pinsVersion;
   }
 
   /** The version of the synonyms the model searches with ('' before it is built). */

@@ -27,6 +27,7 @@ import { relatedProjects } from './commands/related-projects.ts';
 import { revertProject } from './commands/revert-project.ts';
 import { revokeKey } from './commands/revoke-key.ts';
 import { rotateKey } from './commands/rotate-key.ts';
+import { searchPins } from './commands/search-pins.ts';
 import { searchProjects } from './commands/search-projects.ts';
 import { taskStats } from './commands/task-stats.ts';
 import { work } from './commands/work.ts';
@@ -42,6 +43,7 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 export const COMMANDS: Command[] = [
   importProjects,
   searchProjects,
+  searchPins,
   listTags,
   renameTag,
   mergeTag,

@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type TestServer } from '@directory/server/test/helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+
+let server: TestServer;
+const dir = mkdtempSync(join(tmpdir(), 'pins-cli-'));
+
+beforeAll(async () => {
+  server = await startServer({ postgres: false });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]) {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of ['WEBHOOK_API_KEY', 'PORT', 'DATABASE_URL']) delete env[name];
+  Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  child.stdin.end();
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  return { code, stdout, stderr };
+}
+
+describe('directory search pins (docs/search.md#curated-results-pins)', () => {
+  it('sets the pins from a JSON file and lists them', async () => {
+    const file = join(dir, 'pins.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ pins: [{ query: 'Qwen  Chat', first: ['qwen', 'qwen-chat'], hide: ['x'] }] }),
+    );
+    const set = await cli(['search', 'pins', '--set', file]);
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('Replaced: 1 pins');
+    const listed = await cli(['search', 'pins']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/QUERY\s+FIRST\s+HIDE/);
+    expect(listed.stdout).toMatch(/qwen chat\s+qwen, qwen-chat\s+x/);
+    const json = await cli(['search', 'pins', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      success: true,
+      pins: [{ query: 'qwen chat', first: ['qwen', 'qwen-chat'], hide: ['x'] }],
+    });
+  }, 60_000);
+
+  it('refuses a file that is not pins, and leaves `search <q>` a search', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{"sets": []}');
+    const bad = await cli(['search', 'pins', '--set', file]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('pins');
+    const search = await cli(['search', 'qwen', '--json']);
+    expect(search.code).toBe(0);
+    expect(JSON.parse(search.stdout).success).toBe(true);
+  }, 60_000);
+});
