@@ -103,6 +103,20 @@ describe.each(targets)('the change feed on $name', (target) => {
     expect((await s.call('GET', '/api/changes', { key: false })).status).toBe(401);
   });
 
+  it('answers 410 Gone, not an empty page, for a cursor this feed never gave out', async () => {
+    const { cursor } = await readAll();
+    for (const pos of ['c1.18446744073709551615.9223372036854775807', 'c1.3.424242424242']) {
+      const r = await feed(`?after=${Buffer.from(pos).toString('base64url')}`);
+      expect(r.status, pos).toBe(410);
+      expect(r.json).toEqual({
+        success: false,
+        error: 'Gone',
+        details: [expect.stringMatching(/^cursor: .*from the beginning, without `after`$/)],
+      });
+    }
+    expect((await feed(`?after=${cursor}`)).status).toBe(200);
+  });
+
   it('answers 410 Gone for a cursor before the retention mark', async () => {
     const first = (await feed('?limit=1')).json.changes[0];
     const { changes } = await readAll();

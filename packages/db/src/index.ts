@@ -2,11 +2,13 @@ export { type Kysely, sql, type Transaction } from 'kysely';
 export { backfillSearchColumns, backfillTagSearchText } from './backfill/search-columns.ts';
 export { nameSortKey, projectSearchColumns, searchQuery } from './backfill/search-terms.ts';
 export { backfillUrlKeys } from './backfill/url-keys.ts';
+export { advancePastFeed } from './changes/advance.ts';
 export { pruneChanges } from './changes/prune.ts';
 export {
   CHANGES_CHANNEL,
   type ChangeRecord,
   type FeedPosition,
+  isFeedPosition,
   oldestUndeliveredAge,
   readChanges,
 } from './changes/read.ts';

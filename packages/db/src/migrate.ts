@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { backfillUrlKeys } from './backfill/url-keys.ts';
+import { advancePastFeed } from './changes/advance.ts';
 import * as initial from './migrations/2026_11_22_000000_initial.ts';
 import * as search from './migrations/2026_11_23_000100_search.ts';
 import * as queue from './migrations/2026_11_23_000200_queue.ts';
@@ -25,6 +26,7 @@ import * as webhookDeliveryDetails from './migrations/2026_11_28_001140_webhook_
 import * as projectSignals from './migrations/2026_11_28_001200_project_signals.ts';
 import * as webhookOwners from './migrations/2026_11_28_001210_webhook_owners.ts';
 import * as searchPins from './migrations/2026_11_28_001220_search_pins.ts';
+import * as feedCluster from './migrations/2026_11_28_001300_feed_cluster.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -54,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001200_project_signals': projectSignals,
   '2026_11_28_001210_webhook_owners': webhookOwners,
   '2026_11_28_001220_search_pins': searchPins,
+  '2026_11_28_001300_feed_cluster': feedCluster,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -84,6 +87,8 @@ export async function migrateToLatest(
         throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
       }
       if (options.urlKey) await backfillUrlKeys(conn, options.urlKey);
+      // After a restore into a new cluster, new feed positions must order after the old ones.
+      await advancePastFeed(conn);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
     }

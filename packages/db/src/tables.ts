@@ -177,6 +177,8 @@ export interface ChangeFeedStateTable {
   singleton: Generated<boolean>;
   pruned_xid: Generated<string>;
   pruned_id: Generated<string>;
+  /** The cluster the feed was last written on (migration 2026_11_28_001300_feed_cluster). */
+  cluster: string | null;
 }
 
 export type WebhookDeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';

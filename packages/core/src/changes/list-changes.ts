@@ -1,4 +1,4 @@
-import { readChanges } from '@directory/db';
+import { type FeedPosition, isFeedPosition, readChanges } from '@directory/db';
 import { authenticate, bootstrapVerifier } from '../auth.ts';
 import { decodeCursor, encodeCursor, feedCursor } from '../domain/cursor.ts';
 import { AppError } from '../errors.ts';
@@ -25,6 +25,20 @@ async function keyStillValid(ctx: Context): Promise<void> {
 const STANDBY_RECHECK_MS = 50;
 const STANDBY_RECHECK_FOR_MS = 2_000;
 
+/**
+ * A cursor this feed never gave out cannot be honoured: 410, never an empty feed that skips
+ * changes (docs/changes-and-webhooks.md#cursors-that-cannot-be-honoured). A standby that has
+ * not replayed the cursor's change yet does not decide: the primary does.
+ */
+async function checkHonoured(ctx: Context, after: FeedPosition): Promise<void> {
+  const db = readDbOf(ctx);
+  if (await isFeedPosition(db, after)) return;
+  if (db !== ctx.db && (await isFeedPosition(ctx.db, after))) return;
+  throw new AppError('GONE', [
+    'cursor: This directory never gave out this cursor (restored from a backup older than the cursor, or moved to another database), so following it would skip changes; read the current state again (an export or the list) and follow the feed from the beginning, without `after`',
+  ]);
+}
+
 export const listChanges = keyedProcedure
   .meta(listChangesMeta)
   .input(ListChangesInput)
@@ -32,6 +46,7 @@ export const listChanges = keyedProcedure
   .query(async ({ ctx, input }) => {
     const feed = ctx.feed ?? pollingFeed;
     const after = input.after === undefined ? undefined : decodeCursor(feedCursor, input.after);
+    if (after !== undefined) await checkHonoured(ctx, after);
     const deadline = Date.now() + input.wait * 1000;
     let heldBackMs = HELD_BACK_FIRST_MS;
     let recheckUntil = 0;

@@ -124,6 +124,22 @@ export async function readChanges(
   };
 }
 
+/**
+ * Whether `at` is a position this feed gave out: the beginning, a position at or before the
+ * retention mark, or a change it holds. Every cursor the feed answers names one of these, so
+ * any other (one from the same directory before it was restored from an older backup, or from
+ * another directory) cannot be honoured: following it would skip changes without a word
+ * (docs/changes-and-webhooks.md#cursors-that-cannot-be-honoured). One index lookup.
+ */
+export async function isFeedPosition(db: Db, at: FeedPosition): Promise<boolean> {
+  const { rows } = await sql<{ known: boolean }>`
+    select (${at.xid}::xid8, ${at.id}::bigint) <= (s.pruned_xid, s.pruned_id)
+      or exists (select 1 from changes c where c.xid = ${at.xid}::xid8 and c.id = ${at.id}::bigint) as known
+    from change_feed_state s
+  `.execute(db);
+  return rows[0]?.known ?? false;
+}
+
 /** Age in seconds of the oldest change still waiting for a webhook delivery (0 when none). */
 export async function oldestUndeliveredAge(db: Db): Promise<number> {
   const { rows } = await sql<{ age: number | null }>`
