@@ -3,6 +3,8 @@ import { fieldErrorsEn } from './field-errors.en.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysEn } from './keys.en.ts';
 import { relatedEn } from './related.en.ts';
+import { relevanceEn } from './relevance.en.ts';
+import { revisionFieldsEn } from './revision-fields.en.ts';
 import { webhooksEn } from './webhooks.en.ts';
 
 export const en = {
@@ -10,6 +12,8 @@ export const en = {
   ...fieldErrorsEn,
   ...keysEn,
   ...relatedEn,
+  ...relevanceEn,
+  ...revisionFieldsEn,
   ...webhooksEn,
   appName: 'Project Directory',
   skipToContent: 'Skip to content',
@@ -73,8 +77,6 @@ export const en = {
   source: 'Source',
   created: 'Created',
   updated: 'Updated',
-  stars: 'Stars',
-  downloads: 'Downloads',
   projectNotFound: 'No project with this address.',
   // tags
   tagsTitle: 'All tags',
@@ -182,15 +184,6 @@ export const en = {
   compareTitle: (from: number, to: number) => `Revision ${from} → revision ${to}`,
   noChanges: 'No differences.',
   changed: 'changed',
-  field_name: 'Name',
-  field_description: 'Description',
-  field_content: 'Content',
-  field_status: 'Status',
-  field_source: 'Source',
-  field_tags: 'Tags',
-  field_links: 'Links',
-  field_lock: 'Lock',
-  field_signals: 'Signals',
   revertTo: (n: number) => `Revert to revision ${n}…`,
   revertConfirm: (n: number) =>
     `Make the project revision ${n}'s content again? Its fields, tags and links are replaced by that revision's; the current content stays in the history.`,

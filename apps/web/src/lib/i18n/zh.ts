@@ -4,6 +4,8 @@ import { fieldErrorsZh } from './field-errors.zh.ts';
 import { formatDuration } from './format-duration.ts';
 import { keysZh } from './keys.zh.ts';
 import { relatedZh } from './related.zh.ts';
+import { relevanceZh } from './relevance.zh.ts';
+import { revisionFieldsZh } from './revision-fields.zh.ts';
 import { webhooksZh } from './webhooks.zh.ts';
 
 export const zh: Messages = {
@@ -11,6 +13,8 @@ export const zh: Messages = {
   ...fieldErrorsZh,
   ...keysZh,
   ...relatedZh,
+  ...relevanceZh,
+  ...revisionFieldsZh,
   ...webhooksZh,
   appName: '项目目录',
   skipToContent: '跳到正文',
@@ -70,8 +74,6 @@ export const zh: Messages = {
   source: '来源',
   created: '创建于',
   updated: '更新于',
-  stars: '星标',
-  downloads: '下载量',
   projectNotFound: '没有这个地址的项目。',
   tagsTitle: '全部标签',
   tagFilter: '筛选标签',
@@ -171,15 +173,6 @@ export const zh: Messages = {
   compareTitle: (from, to) => `版本 ${from} → 版本 ${to}`,
   noChanges: '没有差异。',
   changed: '有改动',
-  field_name: '名称',
-  field_description: '简介',
-  field_content: '正文',
-  field_status: '状态',
-  field_source: '来源',
-  field_tags: '标签',
-  field_links: '链接',
-  field_lock: '锁定',
-  field_signals: '热度信号',
   revertTo: (n) => `恢复到版本 ${n}…`,
   revertConfirm: (n) =>
     `把项目恢复为版本 ${n} 的内容？字段、标签和链接都会换成该版本的；当前内容仍保留在历史中。`,

@@ -4,6 +4,7 @@ import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { useI18n } from '../../../lib/i18n/i18n.tsx';
 import { getSynonyms, replaceSynonyms } from '../api/synonyms.ts';
+import { PinsEditor } from './pins-editor.tsx';
 
 /** One set per line, terms separated by commas (either width) or 、. */
 function parseSets(text: string): { sets: string[][]; short: number[] } {
@@ -27,6 +28,7 @@ export default function SynonymsPage() {
   return (
     <KeyGate scope="curate">
       <Synonyms />
+      <PinsEditor />
     </KeyGate>
   );
 }
