@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { MAX_MARKDOWN_DEPTH, nestingDepth } from './markdown-depth.ts';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -24,7 +25,16 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
-  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'img', 'form'] });
+/**
+ * The HTML of a project's content, or null when it cannot be rendered — nested deeper than
+ * MAX_MARKDOWN_DEPTH, or the renderer failed on it —: the page then shows the text as it is.
+ */
+export function renderMarkdown(source: string): string | null {
+  if (nestingDepth(source) > MAX_MARKDOWN_DEPTH) return null;
+  try {
+    const html = marked.parse(source, { async: false });
+    return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'img', 'form'] });
+  } catch {
+    return null;
+  }
 }

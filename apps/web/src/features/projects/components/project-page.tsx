@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
+import { ErrorBoundary } from '../../../components/error-boundary.tsx';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { ScopeNote } from '../../../components/scope-note.tsx';
 import { TagChips } from '../../../components/tag-chips.tsx';
@@ -164,15 +165,26 @@ function LanguageColumn({ project, column }: { project: Project; column: Lang })
       </h2>
       {description ? <p className="lead">{description}</p> : <p className="muted">{t.none}</p>}
       {content ? (
-        <div
-          className="markdown"
-          // Safe: renderMarkdown escapes raw HTML and sanitizes its output (markdown.ts).
-          dangerouslySetInnerHTML={{ __html: renderMarkdown(content) }}
-        />
+        <ErrorBoundary fallback={<p className="markdown markdown-plain">{content}</p>}>
+          <Content text={content} />
+        </ErrorBoundary>
       ) : (
         <p className="muted">{t.noContent}</p>
       )}
     </section>
+  );
+}
+
+/** A project's content as markdown, or as the plain text it is when it cannot be rendered (markdown.ts). */
+function Content({ text }: { text: string }) {
+  const html = renderMarkdown(text);
+  if (html === null) return <p className="markdown markdown-plain">{text}</p>;
+  return (
+    <div
+      className="markdown"
+      // Safe: renderMarkdown escapes raw HTML and sanitizes its output (markdown.ts).
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
   );
 }
 
