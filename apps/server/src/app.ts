@@ -20,6 +20,7 @@ import { docsRouter } from './docs.ts';
 
 export { createHttpServer, type HttpTimeouts } from './http-server.ts';
 
+import { exportRouter } from './export-route.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limit.ts';
@@ -202,6 +203,8 @@ export function createApp(options: AppOptions): express.Express {
     trpcGate({ router: appRouter, keys, bodyLimitBytes }),
   );
 
+  // streamed, so not a procedure: GET /api/export (docs/api.md#export-get-apiexport)
+  app.use(exportRouter({ db, keys }));
   app.use(
     restRouter({
       router: appRouter,

@@ -128,7 +128,8 @@ describe.each(targets)('keys, scopes and limits on $name', (target) => {
     }
     const boot = await s.call('GET', '/api/keys/self');
     expect(boot.json.data).toMatchObject({ id: null, name: 'bootstrap' });
-    expect(boot.json.data.scopes).toHaveLength(8);
+    expect(boot.json.data.scopes).toHaveLength(9);
+    expect(boot.json.data.scopes).toContain('export');
   });
 
   it('accepts the key as Authorization: Bearer; another scheme or two different keys is 401', async () => {

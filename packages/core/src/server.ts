@@ -36,6 +36,21 @@ export {
 export { ipv6Bytes, isPrivateAddress, webhookUrlProblem } from './domain/webhook-targets.ts';
 export { AppError, type ErrorKind, toAppError, unauthorized } from './errors.ts';
 export * as examples from './examples.ts';
+export {
+  EXPORT_CONTENT_TYPES,
+  EXPORT_CURSOR_HEADER,
+  EXPORT_PATH,
+  EXPORT_SCOPE,
+} from './export/export.types.ts';
+export { csvHeaderRow, csvRow, headerLine, projectLine } from './export/export-lines.ts';
+export {
+  EXPORT_RETRY_AFTER_S,
+  type ExportRun,
+  ExportSlots,
+  exportRunning,
+  openExport,
+  readExportInput,
+} from './export/open-export.ts';
 export { createAdminKeyIfNone } from './keys/admin-key.ts';
 export { openApiDocument } from './openapi.ts';
 export { ReadModel } from './read-model/read-model.ts';

@@ -67,6 +67,14 @@ export interface ConnectOptions {
   statementTimeoutMs?: number;
 }
 
+const oneConnection = new WeakSet<Kysely<Database>>();
+
+/**
+ * Whether `db` is PGlite's one connection (every query waits its turn): a long transaction
+ * there holds up every other query (docs/decisions.md#exports-on-pglite).
+ */
+export const hasOneConnection = (db: Kysely<Database>): boolean => oneConnection.has(db);
+
 // node-postgres parses int8 (count(*), sums) as strings by default; every count here fits a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
@@ -138,6 +146,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  if (target.kind !== 'postgres') oneConnection.add(db);
   return {
     db,
     target,

@@ -13,8 +13,24 @@ export {
   readChanges,
 } from './changes/read.ts';
 export { databaseIdentity } from './cluster.ts';
-export { connect, type DatabaseHandle, DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './connect.ts';
+export {
+  connect,
+  type DatabaseHandle,
+  DEFAULT_DATABASE_URL,
+  hasOneConnection,
+  parseDatabaseUrl,
+  redact,
+} from './connect.ts';
 export { isDatabaseUnavailable } from './errors.ts';
+export {
+  beginSnapshot,
+  countExport,
+  type ExportFilter,
+  exportIds,
+  readSnapshotFacts,
+  type SnapshotFacts,
+  tagIdsOfSlugs,
+} from './export/read.ts';
 export {
   findDeletedIdBySlug,
   findLatestRevision,

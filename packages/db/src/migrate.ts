@@ -27,6 +27,7 @@ import * as projectSignals from './migrations/2026_11_28_001200_project_signals.
 import * as webhookOwners from './migrations/2026_11_28_001210_webhook_owners.ts';
 import * as searchPins from './migrations/2026_11_28_001220_search_pins.ts';
 import * as feedCluster from './migrations/2026_11_28_001300_feed_cluster.ts';
+import * as exportScope from './migrations/2026_11_29_001400_export_scope.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001210_webhook_owners': webhookOwners,
   '2026_11_28_001220_search_pins': searchPins,
   '2026_11_28_001300_feed_cluster': feedCluster,
+  '2026_11_29_001400_export_scope': exportScope,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,7 @@ export const SCOPES = [
   'webhooks:manage',
   'keys:admin',
   'metrics:read',
+  'export',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

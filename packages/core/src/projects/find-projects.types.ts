@@ -70,16 +70,24 @@ export const findProjectsMeta: Meta = {
 export const SORTS = ['relevance', 'updated', 'created', 'name', 'standing'] as const;
 export const FACETS = ['tags', 'status', 'linkTypes'] as const;
 
+/**
+ * The list's filters that GET /api/export takes too (docs/api.md#export-get-apiexport), validated by
+ * the same schemas: one rule for both.
+ */
+export const StatusFilter = z.enum(['ACTIVE', 'ARCHIVED', 'ALL']).default('ALL');
+export const TagFilter = repeatable(text({ min: 1, max: 200 }));
+export const UpdatedAfterFilter = optional(
+  z.iso.datetime({ offset: true, error: 'Invalid input: expected an ISO 8601 timestamp' }),
+);
+
 export const FindProjectsInput = queryObject({
   q: optional(text({ min: 1, max: 200 })),
-  status: z.enum(['ACTIVE', 'ARCHIVED', 'ALL']).default('ALL'),
-  tag: repeatable(text({ min: 1, max: 200 })),
+  status: StatusFilter,
+  tag: TagFilter,
   tagMode: z.enum(['all', 'any']).default('all'),
   linkType: repeatable(LinkType),
   source: optional(text({ min: 1, max: 500 })),
-  updatedAfter: optional(
-    z.iso.datetime({ offset: true, error: 'Invalid input: expected an ISO 8601 timestamp' }),
-  ),
+  updatedAfter: UpdatedAfterFilter,
   sort: z.enum(SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   limit: queryInt({ min: 1, max: 100, fallback: 20 }),

@@ -24,6 +24,7 @@ export const keysEn = {
     'webhooks:manage': 'manage webhooks',
     'keys:admin': 'manage keys',
     'metrics:read': 'read the metrics',
+    export: 'export the whole directory',
   } satisfies Record<Scope, string>,
   scopeLacking: (name: string, action: string, scope: string) =>
     `Your key (${name}) cannot ${action}: it lacks ${scope}.`,

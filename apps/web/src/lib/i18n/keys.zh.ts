@@ -19,6 +19,7 @@ export const keysZh: typeof keysEn = {
     'webhooks:manage': '管理网络钩子',
     'keys:admin': '管理密钥',
     'metrics:read': '读取指标',
+    export: '导出整个目录',
   },
   scopeLacking: (name: string, action: string, scope: string) =>
     `你的密钥（${name}）不能${action}：它缺少 ${scope} 权限。`,
