@@ -1,20 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { sql } from '@directory/db';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/core/src/domain/csv.ts';
+import { up as grantExport } from '../../../packages/db/src/migrations/2026_11_29_001400_export_scope.ts';
+import { readNdjson } from './export-helpers.ts';
 import { targets, useServer } from './helpers.ts';
 
 const sample = JSON.parse(
   readFileSync(new URL('../../../fixtures/projects.sample.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>[];
-
-/** An NDJSON export's header and project lines. */
-export function readNdjson(text: string): { header: any; projects: any[] } {
-  const lines = text.split('\n');
-  expect(lines.pop()).toBe('');
-  const [first, ...rest] = lines;
-  return { header: JSON.parse(first ?? ''), projects: rest.map((l) => JSON.parse(l)) };
-}
 
 describe.each(targets)('GET /api/export on $name', (target) => {
   const s = useServer(target);
@@ -158,5 +153,23 @@ describe.each(targets)('GET /api/export on $name', (target) => {
     expect(readNdjson(gunzipSync(raw).toString('utf8')).projects.length).toBeGreaterThan(0);
     const plain = await s.call('GET', '/api/export', { headers: { 'accept-encoding': 'gzip;q=0' } });
     expect(plain.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('migration 001400 gives export to the keys holding keys:admin, and to no other', async () => {
+    const db = s.db.db;
+    await sql`
+      insert into api_keys (id, name, hash, start, scopes) values
+        ('mig-admin', 'old admin', 'hash-mig-admin', 'dir_a', '{keys:admin,curate}'),
+        ('mig-reader', 'old reader', 'hash-mig-reader', 'dir_b', '{changes:read}')
+    `.execute(db);
+    await grantExport(db as never);
+    await grantExport(db as never);
+    const { rows } = await sql<{ id: string; scopes: string[] }>`
+      select id, scopes from api_keys where id like 'mig-%' order by id
+    `.execute(db);
+    expect(rows).toEqual([
+      { id: 'mig-admin', scopes: ['keys:admin', 'curate', 'export'] },
+      { id: 'mig-reader', scopes: ['changes:read'] },
+    ]);
   });
 });
