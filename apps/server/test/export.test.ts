@@ -4,6 +4,7 @@ import { sql } from '@directory/db';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../../packages/core/src/domain/csv.ts';
 import { up as grantExport } from '../../../packages/db/src/migrations/2026_11_29_001400_export_scope.ts';
+import { serverOpenApiDocument } from '../src/docs.ts';
 import { readNdjson } from './export-helpers.ts';
 import { targets, useServer } from './helpers.ts';
 
@@ -171,5 +172,30 @@ describe.each(targets)('GET /api/export on $name', (target) => {
       { id: 'mig-admin', scopes: ['keys:admin', 'curate', 'export'] },
       { id: 'mig-reader', scopes: ['changes:read'] },
     ]);
+  });
+
+  it('is in the OpenAPI document: both content types, the list filters as the list has them, its refusals', async () => {
+    const doc: any = serverOpenApiDocument({ rateLimited: false });
+    const op = doc.paths['/api/export'].get;
+    expect(Object.keys(op.responses['200'].content)).toEqual([
+      'application/x-ndjson',
+      'text/csv; charset=utf-8',
+    ]);
+    expect(op['x-scope']).toBe('export');
+    const list = doc.paths['/api/projects'].get.parameters;
+    for (const name of ['status', 'tag', 'updatedAfter'])
+      expect(op.parameters.find((p: any) => p.name === name)).toEqual(list.find((p: any) => p.name === name));
+    const refusals = [
+      await s.call('GET', '/api/export?format=xml'),
+      await s.call('GET', '/api/export', { key: false }),
+      await s.call('GET', '/api/export', { key: await key(['curate']) }),
+      await s.call('PUT', '/api/export'),
+    ];
+    for (const r of refusals) {
+      const documented = op.responses[String(r.status)];
+      expect(documented, `${r.status}`).toBeDefined();
+      expect(documented.description).toContain(r.json.error);
+    }
+    for (const status of ['429', '503']) expect(op.responses[status]).toBeDefined();
   });
 });

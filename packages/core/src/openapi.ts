@@ -5,7 +5,9 @@ import {
   type OpenApiMethod,
 } from 'trpc-to-openapi';
 import { type ErrorKind, KINDS } from './errors.ts';
+import { EXPORT_PATH } from './export/export.types.ts';
 import type { Meta } from './meta.ts';
+import { EXPORT_ERRORS, exportHeaderSchema, exportPathItem } from './openapi-export.ts';
 import { appRouter } from './router.ts';
 
 type PathItem = NonNullable<OpenAPIObject['paths']>[string];
@@ -258,7 +260,15 @@ export function openApiDocument(options: OpenApiOptions): OpenAPIObject {
     operation.responses = { [success]: ok, ...errorResponses(kinds) };
   });
 
-  const schemas = { ...document.components?.schemas, ...errorSchemas() };
+  // the streamed export (openapi-export.ts), beside the procedures
+  const exportErrors = new Set([...EXPORT_ERRORS, ...options.transport('GET').errors]);
+  const listParameters = document.paths?.['/api/projects']?.get?.parameters ?? [];
+  document.paths = {
+    ...document.paths,
+    [EXPORT_PATH]: exportPathItem(listParameters, errorResponses(exportErrors) ?? {}),
+  };
+
+  const schemas = { ...document.components?.schemas, ...errorSchemas(), ExportHeader: exportHeaderSchema() };
   // Without the schemas of the tRPC-shaped errors replaced above.
   document.components = { ...document.components, schemas: referenced(schemas, document.paths) };
   return document;

@@ -53,7 +53,7 @@ export const ExportHeader = z
     }),
     count: z.int().min(0).meta({ description: 'How many project lines follow' }),
   })
-  .meta({ id: 'ExportHeader' });
+  .meta({ description: 'The first line of an NDJSON export' });
 export type ExportHeader = z.infer<typeof ExportHeader>;
 
 /** The CSV's columns, in order (its header row). tags and links: each joined by one space. */
