@@ -75,7 +75,7 @@ export async function runMoveBench(options: {
     try {
       const marks: Record<string, number> = {};
       const started = performance.now();
-      const report = await moveDatabase(source.db, target.db, {
+      const report = await moveDatabase(source, target, {
         urlKey,
         progress: (line) => {
           if (line.startsWith('verifying')) marks.verify = performance.now();

@@ -22,8 +22,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const from = parseDatabaseUrl(values.from);
-  if (from.kind === 'memory') throw new MoveRefused('--from: an in-memory database has nothing to move');
+  if (parseDatabaseUrl(values.from).kind !== 'pglite') {
+    throw new MoveRefused(
+      '--from must be an embedded database (pglite:<dir>); a PostgreSQL one moves with pg_dump',
+    );
+  }
   if (parseDatabaseUrl(values.to).kind !== 'postgres') {
     throw new MoveRefused('--to must be a PostgreSQL database (postgres://…): a new, empty one');
   }
@@ -42,15 +45,15 @@ async function main(argv: string[]): Promise<number> {
     try {
       const progress = (line: string) => process.stderr.write(`${line}\n`);
       progress(`moving ${redact(values.from)} to ${redact(values.to)}`);
-      const report = await moveDatabase(source.db, target.db, {
+      const report = await moveDatabase(source, target, {
         urlKey,
         progress,
         ...(chunk ? { chunk } : {}),
       });
       const width = Math.max(...report.tables.map((t) => t.name.length));
-      console.log(`${'table'.padEnd(width)}  ${'rows'.padStart(9)}  checksum (source = target)`);
+      console.log(`${'table'.padEnd(width)}  ${'rows'.padStart(9)}  sha-256 of the rows (source = target)`);
       for (const t of report.tables)
-        console.log(`${t.name.padEnd(width)}  ${String(t.rows).padStart(9)}  ${t.sum}`);
+        console.log(`${t.name.padEnd(width)}  ${String(t.rows).padStart(9)}  ${t.sha256}`);
       const rows = report.tables.reduce((n, t) => n + t.rows, 0);
       console.log(
         `moved ${rows} rows of ${report.tables.length} tables in ${(report.milliseconds / 1000).toFixed(1)} s; ` +

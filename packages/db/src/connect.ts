@@ -48,6 +48,8 @@ export interface DatabaseHandle {
   target: DatabaseTarget;
   /** Connections in use and idle, for health and metrics. */
   pool: pg.Pool;
+  /** The embedded database itself (pglite: and memory:), for what only its own API does (COPY to a blob). */
+  embedded?: PGlite;
   /**
    * Calls `onNotify` on every NOTIFY on `channel` (committed notifications only), and once more
    * after the listening connection was re-established (notifications may have been missed).
@@ -89,6 +91,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   // the embedded database's directory made its owner's only again as it closes
   let ownerOnlyAgain = () => {};
   let listen: DatabaseHandle['listen'];
+  let embedded: PGlite | undefined;
   if (target.kind === 'postgres') {
     const url = target.url;
     listen = (channel, onNotify) => listenOnPostgres(url, channel, onNotify);
@@ -126,11 +129,12 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     }
     // PGlite is one single-user backend: one connection, and the pool queues everything else.
     pool = new pg.Pool({ ...createPgConfig(lite), max: 1 });
-    const embedded = lite;
+    const own = lite;
+    embedded = own;
     listen = async (channel, onNotify) => {
-      const stop = await embedded.listen(checkedChannel(channel), () => onNotify());
+      const stop = await own.listen(checkedChannel(channel), () => onNotify());
       return async () => {
-        if (!embedded.closed) await stop();
+        if (!own.closed) await stop();
       };
     };
     release = async () => {
@@ -151,6 +155,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     db,
     target,
     pool,
+    ...(embedded ? { embedded } : {}),
     listen,
     async close() {
       await db.destroy();

@@ -55,7 +55,8 @@ export {
 } from './keys/keys.ts';
 export { lockKeys } from './locks.ts';
 export { migrateToLatest } from './migrate.ts';
-export { type MoveOptions, MoveRefused, type MoveReport, moveDatabase } from './move/move.ts';
+export { type MoveOptions, moveDatabase } from './move/move.ts';
+export { MoveRefused, type MoveReport } from './move/report.ts';
 export { KEPT_TABLES, MOVED_TABLES, unknownTables } from './move/tables.ts';
 export { findAliasTarget, findMergeTarget, findSlugHolder } from './projects/aliases.ts';
 export {

@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../tables.ts';
-import { ident, type TableShape } from './copy-table.ts';
 
 type Db = Kysely<Database>;
 
@@ -15,24 +14,6 @@ export async function sameTextSettings(db: Db): Promise<void> {
       set_config('IntervalStyle', 'postgres', true), set_config('extra_float_digits', '1', true),
       set_config('bytea_output', 'hex', true)
   `.execute(db);
-}
-
-export interface TableSum {
-  rows: number;
-  /** md5 over the md5 of every row's text, in primary key order. */
-  sum: string;
-}
-
-/** Every row of the table read back: the same SQL on both sides (after sameTextSettings). */
-export async function tableSum(db: Db, shape: TableShape): Promise<TableSum> {
-  const row = shape.columns.map(ident).join(', ');
-  const key = shape.key.map(ident).join(', ');
-  const { rows } = await sql<{ rows: number; sum: string }>`
-    select count(*)::int as rows,
-      md5(coalesce(string_agg(md5(row(${sql.raw(row)})::text), '' order by ${sql.raw(key)}), '')) as sum
-    from ${sql.raw(ident(shape.name))}
-  `.execute(db);
-  return rows[0] as TableSum;
 }
 
 /** The names of the base tables of the connection's schema. */

@@ -1,5 +1,9 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { PGlite } from '@electric-sql/pglite';
 import { type Kysely, sql } from 'kysely';
+import type pg from 'pg';
 import type { Database } from '../tables.ts';
+import { copyIn, copyOut } from './protocol.ts';
 
 type Db = Kysely<Database>;
 
@@ -9,8 +13,8 @@ export interface TableShape {
   /** Every column that is written (generated columns are not). */
   columns: string[];
   key: string[];
-  /** Columns whose values come from a sequence (identity or serial), with the sequence. */
-  sequences: { column: string; sequence: string; identity: boolean }[];
+  /** The sequences its ids come from (identity or serial columns). */
+  sequences: string[];
 }
 
 /** A quoted SQL identifier. */
@@ -19,9 +23,8 @@ export function ident(name: string): string {
 }
 
 export async function tableShape(db: Db, name: string): Promise<TableShape> {
-  const { rows: columns } = await sql<{ column: string; identity: string; sequence: string | null }>`
-    select column_name as column, is_identity as identity,
-      pg_get_serial_sequence(quote_ident(table_name), column_name) as sequence
+  const { rows: columns } = await sql<{ column: string; sequence: string | null }>`
+    select column_name as column, pg_get_serial_sequence(quote_ident(table_name), column_name) as sequence
     from information_schema.columns
     where table_schema = current_schema() and table_name = ${name} and is_generated = 'NEVER'
     order by ordinal_position
@@ -37,83 +40,94 @@ export async function tableShape(db: Db, name: string): Promise<TableShape> {
     name,
     columns: columns.map((c) => c.column),
     key: key.map((k) => k.column),
-    sequences: columns.flatMap((c) =>
-      c.sequence ? [{ column: c.column, sequence: c.sequence, identity: c.identity === 'YES' }] : [],
-    ),
+    sequences: columns.flatMap((c) => (c.sequence ? [c.sequence] : [])),
   };
 }
 
-export interface CopyOptions {
-  /** Rows per statement; Infinity copies the table in one statement. */
-  chunk: number;
-  /** Called after every statement with the rows copied so far. */
-  onRows?: (rows: number) => void;
+/** The source: the embedded database's own API (COPY to a blob) and Kysely, in one transaction. */
+export interface SourceSide {
+  db: Db;
+  embedded: PGlite;
 }
 
-interface Page {
-  rows: string | null;
-  last: string | null;
-  n: number;
+/** The target: Kysely and the client it runs on, in one transaction (COPY from the client). */
+export interface TargetSide {
+  db: Db;
+  client: pg.PoolClient;
+}
+
+export interface Copied {
+  rows: number;
+  /** SHA-256 of the rows as the source wrote them (COPY's text format, in key order). */
+  sha256: string;
+}
+
+/** The rows of `select … order by key`, in COPY's text format: the same bytes on both sides. */
+export function orderedRows(shape: TableShape, where = 'true'): string {
+  const cols = shape.columns.map(ident).join(', ');
+  return `select ${cols} from ${ident(shape.name)} where ${where} order by ${shape.key.map(ident).join(', ')}`;
 }
 
 /**
- * Copies a table in key order, a page a statement: the source renders the page as one JSON array
- * (json_agg), the target takes it whole (json_populate_recordset), so a page is one round trip
- * each way and Node never parses a row. The next page is read while the target writes this one.
- * Values cross as PostgreSQL's own text (timestamps with their offset, bigints as digits).
+ * Copies a table in key order, `chunk` rows per statement: the source writes them with COPY to a
+ * blob (PGlite's /dev/blob), the target reads the same bytes with COPY FROM STDIN, so no row is
+ * ever parsed in JavaScript; the next chunk is read while the target writes this one. A chunk's
+ * last key is found first (an index-only scan), so each COPY has both bounds.
  */
 export async function copyTable(
-  source: Db,
-  target: Db,
+  source: SourceSide,
+  target: TargetSide,
   shape: TableShape,
-  options: CopyOptions,
-): Promise<number> {
+  chunk: number,
+  onRows: (rows: number) => void,
+): Promise<Copied> {
   const t = ident(shape.name);
-  const cols = shape.columns.map(ident).join(', ');
   const key = shape.key.map(ident).join(', ');
-  const keyDesc = shape.key.map((k) => `${ident(k)} desc`).join(', ');
-  const keyObject = shape.key.map((k) => `'${k.replaceAll("'", "''")}', ${ident(k)}`).join(', ');
-  const limit = Number.isFinite(options.chunk) ? String(options.chunk) : 'all';
-  const overriding = shape.sequences.some((s) => s.identity) ? 'overriding system value' : '';
-  const readPage = async (last: string | null): Promise<Page> => {
-    const after =
-      last === null
-        ? sql`true`
-        : sql`(${sql.raw(key)}) > (select ${sql.raw(key)} from json_populate_record(null::${sql.raw(t)}, ${last}::json))`;
-    const { rows } = await sql<Page>`
-      with page as materialized (
-        select ${sql.raw(cols)} from ${sql.raw(t)} where ${after} order by ${sql.raw(key)} limit ${sql.raw(limit)}
-      )
-      select (select json_agg(page)::text from page) as rows,
-        (select json_build_object(${sql.raw(keyObject)})::text from page order by ${sql.raw(keyDesc)} limit 1) as last,
-        (select count(*)::int from page) as n
-    `.execute(source);
-    return rows[0] as Page;
-  };
-  let copied = 0;
-  let writing: Promise<unknown> = Promise.resolve();
-  let page = await readPage(null);
-  while (page.n > 0 && page.rows !== null) {
-    const rows = page.rows;
-    await writing;
-    writing = sql`
-      insert into ${sql.raw(t)} (${sql.raw(cols)}) ${sql.raw(overriding)}
-      select ${sql.raw(cols)} from json_populate_recordset(null::${sql.raw(t)}, ${rows}::json)
-    `.execute(target);
-    // a failed write is awaited (and thrown) below; this only keeps it from being reported unhandled meanwhile
-    writing.catch(() => {});
-    copied += page.n;
-    options.onRows?.(copied);
-    if (!Number.isFinite(options.chunk) || page.n < options.chunk) break;
-    page = await readPage(page.last);
+  const keyOf = (json: string) =>
+    `(select ${key} from json_populate_record(null::${t}, '${json.replaceAll("'", "''")}'::json))`;
+  const hash: Hash = createHash('sha256');
+  let rows = 0;
+  let writing: Promise<number> = Promise.resolve(0);
+  let last: string | null = null;
+  for (;;) {
+    const after: string = last === null ? 'true' : `(${key}) > ${keyOf(last)}`;
+    let upto: string | null = null;
+    if (Number.isFinite(chunk)) {
+      const found: { last: string }[] = (
+        await sql<{ last: string }>`
+        select json_build_object(${sql.raw(shape.key.map((k) => `'${k}', ${ident(k)}`).join(', '))})::text as last
+        from (select ${sql.raw(key)} from ${sql.raw(t)} where ${sql.raw(after)} order by ${sql.raw(key)} limit ${chunk}) s
+        order by ${sql.raw(shape.key.map((k) => `${ident(k)} desc`).join(', '))} limit 1
+      `.execute(source.db)
+      ).rows;
+      upto = found[0]?.last ?? null;
+      if (upto === null) break;
+    }
+    const where = upto === null ? after : `${after} and (${key}) <= ${keyOf(upto)}`;
+    const result = await source.embedded.query(`copy (${orderedRows(shape, where)}) to '/dev/blob'`);
+    const bytes = result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array();
+    hash.update(bytes);
+    const written = await writing;
+    rows += written;
+    onRows(rows);
+    writing = copyIn(target.client, `copy ${t} (${shape.columns.map(ident).join(', ')}) from stdin`, bytes);
+    if (upto === null) break;
+    last = upto;
   }
-  await writing;
-  return copied;
+  rows += await writing;
+  return { rows, sha256: hash.digest('hex') };
+}
+
+/** Every row of the table read back from the target, as the source wrote it: its rows and SHA-256. */
+export async function readBack(target: TargetSide, shape: TableShape): Promise<Copied> {
+  const hash = createHash('sha256');
+  const rows = await copyOut(target.client, `copy (${orderedRows(shape)}) to stdout`, (c) => hash.update(c));
+  return { rows, sha256: hash.digest('hex') };
 }
 
 /** Sets each sequence of the table in the target where it stands in the source (past every id given out). */
 export async function copySequences(source: Db, target: Db, shape: TableShape): Promise<void> {
-  for (const { sequence } of shape.sequences) {
+  for (const sequence of shape.sequences) {
     const { rows } = await sql<{ last: string; called: boolean }>`
       select last_value::text as last, is_called as called from ${sql.raw(sequence)}
     `.execute(source);
