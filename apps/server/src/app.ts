@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import { appRouter } from '@directory/core';
 import {
   AppError,
@@ -16,6 +15,8 @@ import { type Database, type Kysely, type ReadSources, sql } from '@directory/db
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type pg from 'pg';
+import { buildInfo } from './build-info.ts';
+import { processSlot } from './cluster-metrics.ts';
 import { docsRouter } from './docs.ts';
 
 export { createHttpServer, type HttpTimeouts } from './http-server.ts';
@@ -79,6 +80,9 @@ export interface AppOptions {
   webDir?: string | false;
 }
 
+const isPrincipal = (p: unknown): p is Principal =>
+  typeof p === 'object' && p !== null && typeof (p as Principal).name === 'string';
+
 const readModels = new WeakMap<express.Express, ReadModel>();
 
 /** The read model an app serves from (tests wait for it, stop it). */
@@ -140,9 +144,19 @@ export function createApp(options: AppOptions): express.Express {
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       metrics.record(req, res, ms / 1000);
-      if (logger.isLevelEnabled('info'))
-        res.locals.log.info(
-          { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+      // a 5xx (the database away, a defect) at warn: what an operator alerts on from logs
+      const level = res.statusCode >= 500 ? 'warn' : 'info';
+      if (logger.isLevelEnabled(level))
+        res.locals.log[level](
+          {
+            method: req.method,
+            path: req.path,
+            status: res.statusCode,
+            ms: Math.round(ms * 10) / 10,
+            // the client as TRUST_PROXY tells it, and the key's name (never the key)
+            client: req.ip ?? req.socket.remoteAddress,
+            ...(isPrincipal(res.locals.principal) && { key: res.locals.principal.name }),
+          },
           'request',
         );
     });
@@ -169,13 +183,15 @@ export function createApp(options: AppOptions): express.Express {
       // ?verbose=1: the settings every process must share, to compare processes (no secret in them).
       const verbose = req.query.verbose === '1' || req.query.verbose === 'true';
       // and, of several processes on one port (WEB_CONCURRENCY), which one answered
-      const process = cluster.worker?.id;
+      const slot = processSlot();
+      const process = slot === undefined ? undefined : Number(slot);
       res.json(
         verbose && options.sharedSettings
           ? {
               success: true,
               status: 'ok',
               ...(process !== undefined && { process }),
+              ...buildInfo(),
               ...options.sharedSettings,
               ...readsHealth(readModel, options.reads),
             }

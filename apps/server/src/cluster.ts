@@ -1,5 +1,7 @@
 import cluster from 'node:cluster';
 import { parseDatabaseUrl } from '@directory/db';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { answerMetricsAsks } from './cluster-metrics.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 
@@ -30,18 +32,32 @@ export function serverProcesses(config: Pick<Config, 'webConcurrency' | 'databas
 }
 
 /** The primary: starts `count` server processes and looks after them until it is told to stop. */
-export function runPrimary(count: number, _config: Pick<Config, 'apiKeyGenerated'>, logger: Logger): void {
+export function runPrimary(
+  count: number,
+  _config: Pick<Config, 'apiKeyGenerated'>,
+  hostLogger: Logger,
+): void {
+  const logger = hostLogger.child({ process: 'primary' });
   // Without WEBHOOK_API_KEY (PostgreSQL: WEB_CONCURRENCY needs it), every process uses the named
   // keys in the database, and the first to start with none creates the one admin key
   // (docs/keys-and-limits.md#the-bootstrap-key).
   const env: Record<string, string> = {};
   logger.info({ processes: count, pid: process.pid }, 'starting server processes (WEB_CONCURRENCY)');
 
+  // /metrics of the whole host: every process's series and the primary's own (cluster-metrics.ts)
+  const own = new Registry();
+  own.setDefaultLabels({ process: 'primary' });
+  collectDefaultMetrics({ register: own });
+  answerMetricsAsks(own);
+
   const serving = new Set<number>();
+  // each process's slot (1…count), its `process` label: one started again takes the slot back
+  const slots = new Map<number, number>();
   let stopping = false;
   let exitCode = 0;
-  const start = () => {
-    const worker = cluster.fork(env);
+  const start = (slot: number) => {
+    const worker = cluster.fork({ ...env, DIRECTORY_PROCESS: String(slot) });
+    slots.set(worker.id, slot);
     worker.once('listening', () => serving.add(worker.id));
   };
   const stop = (code: number) => {
@@ -54,11 +70,13 @@ export function runPrimary(count: number, _config: Pick<Config, 'apiKeyGenerated
 
   cluster.on('exit', (worker, code, signal) => {
     const wasServing = serving.delete(worker.id);
+    const slot = slots.get(worker.id) ?? worker.id;
+    slots.delete(worker.id);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
       return;
     }
-    const fields = { process: worker.id, pid: worker.process.pid, code, signal };
+    const fields = { process: slot, pid: worker.process.pid, code, signal };
     if (!wasServing) {
       // It could not start (the database, the port): the others would fail alike.
       logger.error(fields, 'a server process exited before it served; stopping');
@@ -67,10 +85,10 @@ export function runPrimary(count: number, _config: Pick<Config, 'apiKeyGenerated
     }
     logger.error(fields, 'a server process exited; starting another');
     setTimeout(() => {
-      if (!stopping) start();
+      if (!stopping) start(slot);
     }, 1000).unref();
   });
   process.on('SIGTERM', () => stop(0));
   process.on('SIGINT', () => stop(0));
-  for (let i = 0; i < count; i++) start();
+  for (let slot = 1; slot <= count; slot++) start(slot);
 }

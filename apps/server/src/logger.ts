@@ -1,13 +1,26 @@
+import { hostname } from 'node:os';
 import pino from 'pino';
+import { processSlot } from './cluster-metrics.ts';
 
 export type Logger = pino.Logger;
 
-/** JSON lines on stdout. Nothing logged carries a key: request logs hold the path, never the query or headers. */
+/**
+ * JSON lines on stdout (docs/operating.md#logs): the level by name, the time, and on every line
+ * the host, the pid and, of several processes on one port, which one (`process`: its slot, or
+ * `primary`). Nothing logged carries a key: request logs hold the path, never the query or
+ * headers, and the key's name, never the key.
+ */
 export function createLogger(level: string): Logger {
+  const slot = processSlot();
   // Synchronous writes: the asynchronous destination's exit-time flush retries EPIPE forever,
   // so a server whose stdout reader has gone (`… | head`) would never finish shutting down.
   return pino(
-    { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
+    {
+      level,
+      base: { host: hostname(), pid: process.pid, ...(slot !== undefined && { process: slot }) },
+      formatters: { level: (label) => ({ level: label }) },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
     pino.destination({ dest: 1, sync: true }),
   );
 }

@@ -1,18 +1,13 @@
-import { type QueueEvent, type ReadModel, readQueueStats } from '@directory/core/server';
-import {
-  type Database,
-  deliveryCounts,
-  type Kysely,
-  oldestUndeliveredAge,
-  type ReadSources,
-} from '@directory/db';
-
-type DeliveryCounts = Awaited<ReturnType<typeof deliveryCounts>>;
-
+import { getHeapStatistics } from 'node:v8';
+import type { QueueEvent, ReadModel } from '@directory/core/server';
+import type { Database, Kysely, ReadSources } from '@directory/db';
 import type { Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { buildInfo } from './build-info.ts';
+import { hostMetrics, processSlot, shareProcessMetrics } from './cluster-metrics.ts';
 import type { Logger } from './logger.ts';
 import { readsMetrics } from './read-status.ts';
+import { serviceMetrics } from './service-metrics.ts';
 
 /** What the pool gauges read: pg.Pool's counters. */
 export interface PoolStats {
@@ -21,13 +16,15 @@ export interface PoolStats {
   waitingCount: number;
 }
 
-const TASK_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 const QUEUE_EVENTS: readonly QueueEvent[] = ['claimed', 'heartbeat', 'released', 'reaped', 'fenced'];
 
 /**
- * Prometheus metrics of one app: requests by route and status (count and latency), the
- * database pool, and discovery tasks by status (counted at scrape time). Each app has its
- * own registry, so that several apps in one process (tests) do not share counters.
+ * Prometheus metrics of one app (docs/operating.md#metrics-get-metrics): this process's own
+ * series (requests by route and status, count and latency; the read model; the pool; Node's
+ * figures), and the whole service's read from the database at scrape time
+ * (service-metrics.ts). Under WEB_CONCURRENCY every process's series come together through the
+ * primary, each labelled with its process (cluster-metrics.ts). Each app has its own registry,
+ * so that several apps in one process (tests) do not share counters.
  */
 export function createMetrics(options: {
   db: Kysely<Database>;
@@ -88,18 +85,22 @@ export function createMetrics(options: {
       'How long the read model has not been known to be up to date with the feed',
       (s) => s.lagSeconds,
     );
-    gauge(
-      'read_model_applied_total',
-      'Projects re-read and applied from changes since start',
-      (s) => s.applied,
-    );
+    new Counter({
+      name: 'read_model_applied_total',
+      help: 'Projects re-read and applied from changes since start',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(model.stats().applied);
+      },
+    });
     gauge(
       'read_model_versions',
       'Projects whose applied change the read model remembers (those the change feed may still bring)',
       (s) => s.versions,
     );
   }
-  if (options.reads) readsMetrics(registry, options.reads);
+  readsMetrics(registry, options.reads);
   const { pool } = options;
   if (pool) {
     new Gauge({
@@ -115,59 +116,6 @@ export function createMetrics(options: {
       },
     });
   }
-  // The figures of GET /api/discovery/stats, read at scrape time (counters and partial indexes).
-  let stats: Promise<Awaited<ReturnType<typeof readQueueStats>> | undefined> | undefined;
-  const readStats = () => {
-    stats ??= readQueueStats(options.db)
-      .catch((err) => {
-        // A scrape while the database is away still answers, with the pool and request figures.
-        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot read the queue figures');
-        return undefined;
-      })
-      .finally(() => setTimeout(() => (stats = undefined), 0));
-    return stats;
-  };
-  new Gauge({
-    name: 'discovery_tasks',
-    help: 'Discovery tasks by status',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const s = await readStats();
-      if (s) for (const status of TASK_STATUSES) this.set({ status }, s.counts[status]);
-    },
-  });
-  new Gauge({
-    name: 'discovery_queue_tasks',
-    help: 'Queue figures: claimable (PENDING, available now), delayed (PENDING, availableAt ahead), leased',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      const s = await readStats();
-      if (!s) return;
-      this.set({ state: 'claimable' }, s.claimable);
-      this.set({ state: 'delayed' }, s.delayed);
-      this.set({ state: 'leased' }, s.leased);
-    },
-  });
-  new Gauge({
-    name: 'discovery_queue_oldest_claimable_age_seconds',
-    help: 'Age of the oldest claimable task; 0 when none',
-    registers: [registry],
-    async collect() {
-      const s = await readStats();
-      if (s) this.set(s.oldestClaimableAgeSeconds);
-    },
-  });
-  new Gauge({
-    name: 'discovery_queue_reaped',
-    help: 'Leases expired by the reaper, all processes, since the database was made',
-    registers: [registry],
-    async collect() {
-      const s = await readStats();
-      if (s) this.set(s.reapedTotal);
-    },
-  });
   const queueEvents = new Counter({
     name: 'discovery_queue_events_total',
     help: 'Queue events of this process: tasks claimed, heartbeats, releases, leases reaped, fenced refusals (409 Lease lost)',
@@ -175,8 +123,38 @@ export function createMetrics(options: {
     registers: [registry],
   });
   for (const event of QUEUE_EVENTS) queueEvents.inc({ event }, 0);
+  new Gauge({
+    name: 'nodejs_heap_size_limit_bytes',
+    help: "V8's heap limit: the process ends when its heap reaches it (--max-old-space-size)",
+    registers: [registry],
+    collect() {
+      this.set(getHeapStatistics().heap_size_limit);
+    },
+  });
+  const build = buildInfo();
+  new Gauge({
+    name: 'build_info',
+    help: 'The version and commit of the server that answers (always 1)',
+    labelNames: ['version', 'commit'],
+    registers: [registry],
+  }).set(build, 1);
 
-  changeMetrics(registry, options);
+  // The whole service's figures, read from the database once a scrape by the process answering.
+  const service = new Registry();
+  serviceMetrics(service, options);
+  // Several processes on one port: the primary gathers every process's series (cluster-metrics.ts).
+  const slot = processSlot();
+  if (slot !== undefined) {
+    registry.setDefaultLabels({ process: slot });
+    shareProcessMetrics(registry);
+  } else {
+    // one process: the figure the primary gives of several (cluster-metrics.ts)
+    new Gauge({
+      name: 'server_processes_reporting',
+      help: 'Server processes of this host whose series this scrape includes',
+      registers: [registry],
+    }).set(1);
+  }
 
   return {
     countQueue(event: QueueEvent, n: number) {
@@ -191,60 +169,10 @@ export function createMetrics(options: {
       duration.observe(labels, seconds);
     },
     async handler(_req: Request, res: Response) {
+      const processes = slot === undefined ? registry.metrics() : hostMetrics();
+      const [own, shared] = await Promise.all([processes, service.metrics()]);
       res.setHeader('Content-Type', registry.contentType);
-      res.send(await registry.metrics());
+      res.send(`${own.trimEnd()}\n\n${shared}`);
     },
   };
-}
-
-/**
- * The change feed's webhook side, read from the database at scrape time so that every process
- * reports the whole service: the age of the oldest change still waiting for delivery (the
- * feed lag), deliveries by state and attempts by outcome.
- */
-function changeMetrics(registry: Registry, options: { db: Kysely<Database>; logger: Logger }) {
-  new Gauge({
-    name: 'changes_feed_lag_seconds',
-    help: 'Age of the oldest change not yet delivered to an enabled webhook (0 when none waits)',
-    registers: [registry],
-    async collect() {
-      try {
-        this.set(await oldestUndeliveredAge(options.db));
-      } catch (err) {
-        options.logger.warn({ error: (err as Error).message }, 'metrics: cannot read the feed lag');
-      }
-    },
-  });
-  const counted = (
-    name: string,
-    help: string,
-    label: string,
-    pick: (c: DeliveryCounts) => Record<string, number>,
-  ) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: [label],
-      registers: [registry],
-      async collect() {
-        try {
-          for (const [value, n] of Object.entries(pick(await deliveryCounts(options.db))))
-            this.set({ [label]: value }, n);
-        } catch (err) {
-          options.logger.warn({ error: (err as Error).message }, 'metrics: cannot count deliveries');
-        }
-      },
-    });
-  counted(
-    'webhook_deliveries',
-    'Webhook deliveries by state: PENDING (queued or retrying), DELIVERED, FAILED (gave up)',
-    'state',
-    (c) => c.deliveries,
-  );
-  counted(
-    'webhook_delivery_attempts',
-    'Webhook delivery attempts recorded (retention applies; pings aside), by outcome',
-    'outcome',
-    (c) => c.attempts,
-  );
 }

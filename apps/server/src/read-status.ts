@@ -1,6 +1,6 @@
 import type { ReadModel } from '@directory/core/server';
 import type { ReadSources } from '@directory/db';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
 /**
  * Where this process reads, as /healthz?verbose=1 and /metrics show it
@@ -14,8 +14,22 @@ export function readsHealth(model: ReadModel, reads: ReadSources | undefined) {
   return { reads: status, position };
 }
 
-/** The gauges of the read sources, read at scrape time. */
-export function readsMetrics(registry: Registry, reads: ReadSources) {
+const PRIMARY_ONLY: ReturnType<ReadSources['status']> = {
+  from: 'primary',
+  maxLagMs: 0,
+  primaryReachable: true,
+  primaryLsn: null,
+  standbys: [],
+  switches: 0,
+};
+
+/**
+ * The gauges of the read sources, read at scrape time; without standbys (no DATABASE_READ_URL)
+ * the same metrics, reads from the primary and no standby series, so that alert rules and
+ * dashboards name metrics every server exports.
+ */
+export function readsMetrics(registry: Registry, sources: ReadSources | undefined) {
+  const reads = sources ?? { status: () => PRIMARY_ONLY };
   const gauge = (
     name: string,
     help: string,
@@ -47,12 +61,15 @@ export function readsMetrics(registry: Registry, reads: ReadSources) {
         set({ source: name }, Number(name === status.from));
     },
   );
-  gauge(
-    'db_read_source_switches',
-    'How often reads moved between the primary and a standby since the process started',
-    [],
-    (set) => set({}, reads.status().switches),
-  );
+  new Counter({
+    name: 'db_read_source_switches_total',
+    help: 'How often reads moved between the primary and a standby since the process started',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(reads.status().switches);
+    },
+  });
   gauge(
     'db_standby_reachable',
     'Whether the standby answers (1) or not (0)',
@@ -61,7 +78,7 @@ export function readsMetrics(registry: Registry, reads: ReadSources) {
   );
   gauge(
     'db_standby_lag_seconds',
-    'Replay lag: seconds since the primary first wrote WAL the standby has not replayed (NaN: the primary cannot be reached)',
+    'Replay lag: seconds since the primary first wrote WAL the standby has not replayed (while the primary cannot be reached: against where it was last seen; NaN only when it was never seen)',
     ['standby'],
     standbys((s) => s.lagSeconds),
   );

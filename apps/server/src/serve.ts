@@ -41,7 +41,8 @@ try {
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
   });
-  await migrateToLatest(handle.db, { urlKey });
+  const applied = await migrateToLatest(handle.db, { urlKey });
+  if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
 } catch (err) {
   const { message, code } = describeError(err);
   cannotStart(
@@ -144,7 +145,7 @@ const readModel = new ReadModel({
     ? {
         dir: config.snapshotDir,
         intervalMs: config.snapshotIntervalMs,
-        log: (message, fields) => logger.info(fields, message),
+        log: (message, fields, level = 'info') => logger[level](fields, message),
       }
     : undefined,
 });

@@ -349,7 +349,7 @@ describe.each(targets)('the task queue on $name', (target) => {
     expect(metrics).toMatch(/discovery_queue_events_total\{event="fenced"\} [1-9]/);
     expect(metrics).toMatch(/discovery_queue_events_total\{event="heartbeat"\} [1-9]/);
     expect(metrics).toContain('discovery_queue_tasks{state="delayed"} 1');
-    expect(metrics).toMatch(/discovery_queue_reaped \d+/);
+    expect(metrics).toMatch(/discovery_queue_reaped_total \d+/);
   });
 
   describe('endpoint 5 by cursor', () => {

@@ -67,7 +67,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 const MIGRATION_LOCK = 727_274_001;
 
 /**
- * Brings the schema up to date. Several server processes may start at once against one
+ * Brings the schema up to date; returns the names of the migrations it applied. Several server processes may start at once against one
  * PostgreSQL: a session advisory lock on one connection lets exactly one of them migrate
  * (Kysely's own lock is taken only after it has created its bookkeeping tables, which races).
  */
@@ -79,8 +79,8 @@ export async function migrateToLatest(
    * nothing to backfill.
    */
   options: { urlKey?: (url: string) => string } = {},
-): Promise<void> {
-  await db.connection().execute(async (conn) => {
+): Promise<string[]> {
+  return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
     try {
       const { error, results } = await new Migrator({ db: conn, provider }).migrateToLatest();
@@ -91,6 +91,8 @@ export async function migrateToLatest(
       if (options.urlKey) await backfillUrlKeys(conn, options.urlKey);
       // After a restore into a new cluster, new feed positions must order after the old ones.
       await advancePastFeed(conn);
+      // the ones this call applied (none when another process had, or nothing was new)
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
     }

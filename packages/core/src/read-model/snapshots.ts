@@ -22,8 +22,8 @@ export interface SnapshotSettings {
   dir: string;
   /** How often a changed model is written again; 0: only when the server stops. */
   intervalMs: number;
-  /** A line for the log: what was loaded, written or refused, and why. */
-  log?: (message: string, fields: Record<string, unknown>) => void;
+  /** A line for the log: what was loaded, written or refused, and why; `warn` for a failed write. */
+  log?: (message: string, fields: Record<string, unknown>, level?: 'info' | 'warn') => void;
 }
 
 /** What the model gives to be written: read when the write begins, inside `exclusive`. */
@@ -59,8 +59,8 @@ export class Snapshots {
     private readonly db: Kysely<Database>,
   ) {}
 
-  private log(message: string, fields: Record<string, unknown> = {}) {
-    this.settings.log?.(message, { dir: this.settings.dir, ...fields });
+  private log(message: string, fields: Record<string, unknown> = {}, level: 'info' | 'warn' = 'info') {
+    this.settings.log?.(message, { dir: this.settings.dir, ...fields }, level);
   }
 
   get intervalMs(): number {
@@ -135,7 +135,7 @@ export class Snapshots {
       saved = true;
     })
       .catch((err: unknown) =>
-        this.log('cannot write the read model snapshot', { error: (err as Error).message }),
+        this.log('cannot write the read model snapshot', { error: (err as Error).message }, 'warn'),
       )
       .finally(() => {
         this.writing = undefined;

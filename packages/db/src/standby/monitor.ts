@@ -105,13 +105,13 @@ export class PrimaryMonitor {
       s.replayed = r.replayed === null ? undefined : parseLsn(r.replayed);
       s.snapshot = parseSnapshot(r.snapshot);
       const received = r.received === null ? undefined : parseLsn(r.received);
-      // lag is only known while the primary answers
-      const known = this.reachable;
+      // while the primary does not answer, against where it was last seen: a number an alert
+      // can compare, and the primary's own state is db_primary_up (docs/operating.md#what-an-operator-sees)
       const behind = (lsn: bigint | undefined) =>
-        known && lsn !== undefined ? (this.progress.lagBytes(lsn) ?? null) : null;
+        lsn !== undefined ? (this.progress.lagBytes(lsn) ?? null) : null;
       s.lagBytes = behind(s.replayed);
       s.receiveLagBytes = behind(received);
-      const ms = known && s.replayed !== undefined ? this.progress.lagMs(s.replayed, Date.now()) : undefined;
+      const ms = s.replayed !== undefined ? this.progress.lagMs(s.replayed, Date.now()) : undefined;
       s.lagSeconds = ms === undefined ? null : ms / 1000;
     } catch (err) {
       if (s.reachable) onLost(err);

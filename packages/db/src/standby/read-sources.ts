@@ -190,7 +190,7 @@ export class ReadSources implements ReadRouting {
     if (standby.reachable) this.log(`${standby.name} cannot be read from; reading from the primary`, err);
     standby.reachable = false;
     standby.failedAt = Date.now();
-    if (this.current() === standby.route) this.moveTo(-1);
+    if (this.current() === standby.route) this.moveTo(-1, `a read on ${standby.name} failed`);
   }
 
   /** One poll of every server, then the choice of where to read. */
@@ -207,12 +207,22 @@ export class ReadSources implements ReadRouting {
   }
 
   private usable(s: Standby): boolean {
-    if (!s.reachable || !s.inRecovery || s.replayed === undefined || s.replayPaused) return false;
+    return this.unusable(s) === undefined;
+  }
+
+  /** Why reads cannot go to the standby now (for the log line of a move), or undefined. */
+  private unusable(s: Standby): string | undefined {
+    if (!s.reachable) return 'it does not answer';
+    if (!s.inRecovery) return 'it is not in recovery (not a standby)';
+    if (s.replayed === undefined) return 'it has replayed nothing yet';
+    if (s.replayPaused) return 'its replay is paused';
     // the primary cannot be reached: behind since the primary was last seen past its replay
     const ms =
       s.lagSeconds !== null ? s.lagSeconds * 1000 : this.monitor.progress.lagMs(s.replayed, Date.now());
     // never seen the primary (started while it is down): its lag cannot be known
-    return ms === undefined || ms <= this.maxLagMs;
+    if (ms !== undefined && ms > this.maxLagMs)
+      return `it is ${Math.round(ms)} ms behind (READ_MAX_LAG_MS=${this.maxLagMs})`;
+    return undefined;
   }
 
   /** Whether the standby has replayed what the primary had written when this poll began. */
@@ -225,10 +235,14 @@ export class ReadSources implements ReadRouting {
 
   private choose() {
     const current = this.index >= 0 ? this.standbys[this.index] : undefined;
+    const why = current && this.unusable(current);
     let next = -1;
-    if (current && this.usable(current)) next = this.index;
+    if (current && !why) next = this.index;
     else next = this.standbys.findIndex((s) => this.usable(s) && this.caughtUp(s));
-    this.moveTo(next);
+    this.moveTo(
+      next,
+      why ? `${current?.name} cannot be read from: ${why}` : 'it has caught up with the primary',
+    );
     this.started = true;
     const on = this.index >= 0 ? this.standbys[this.index] : undefined;
     this.own.forget((xid, at) =>
@@ -236,12 +250,12 @@ export class ReadSources implements ReadRouting {
     );
   }
 
-  private moveTo(index: number) {
+  private moveTo(index: number, why: string) {
     if (index === this.index) return;
     const from = this.current().name;
     this.index = index;
     if (!this.started) return this.log(`reads go to ${this.current().name}`);
     this.switches++;
-    this.log(`reads move from ${from} to ${this.current().name}`);
+    this.log(`reads move from ${from} to ${this.current().name}: ${why}`);
   }
 }

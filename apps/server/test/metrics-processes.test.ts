@@ -1,0 +1,102 @@
+import { get } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { freshPostgresDatabase, POSTGRES_URL, spawnServer } from './helpers.ts';
+
+/**
+ * /metrics of a host running WEB_CONCURRENCY processes (apps/server/src/cluster-metrics.ts,
+ * docs/operating.md#metrics-get-metrics): whichever process a scrape reaches, it answers every
+ * process's series, each with its `process` label, so a counter never goes back between scrapes.
+ */
+
+/** GET on a new connection (no keep-alive): the primary hands each to the next process. */
+function fresh(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).once('error', reject);
+  });
+}
+
+/** Every sample of the exposition: `name{labels}` → value. */
+function samples(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+/** Each metric's TYPE line comes once, before its samples (as Prometheus's parser demands). */
+function typesOnce(text: string): void {
+  const types = text.split('\n').filter((l) => l.startsWith('# TYPE '));
+  const names = types.map((l) => l.split(' ')[2]);
+  expect(new Set(names).size).toBe(names.length);
+}
+
+describe.runIf(POSTGRES_URL)('/metrics under WEB_CONCURRENCY=2', () => {
+  it('answers every process on every scrape, counters never going back', async () => {
+    const database = await freshPostgresDatabase();
+    const key = `k-metrics-${Date.now().toString(36)}`;
+    const server = await spawnServer({
+      DATABASE_URL: database.url,
+      WEB_CONCURRENCY: '2',
+      WEBHOOK_API_KEY: key,
+    });
+    try {
+      for (let i = 0; i < 600; i++) {
+        const ready = await Promise.all([1, 2, 3, 4].map(() => fresh(`${server.baseUrl}/healthz`)));
+        if (ready.every((status) => status === 200)) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // every /healthz answer of a process, whatever its status (one not ready yet answers 503)
+      const healthz = (all: Map<string, number>, process: string) =>
+        [...all]
+          .filter(([k]) => k.startsWith('http_requests_total{') && k.includes('route="/healthz"'))
+          .filter(([k]) => k.includes(`process="${process}"`))
+          .reduce((sum, [, n]) => sum + n, 0);
+      let last = new Map<string, number>();
+      for (let scrape = 0; scrape < 8; scrape++) {
+        // requests on new connections: the primary hands them to the processes in turn
+        await Promise.all([1, 2, 3, 4].map(() => fresh(`${server.baseUrl}/healthz`)));
+        const r = await server.call('GET', '/metrics');
+        expect(r.status).toBe(200);
+        typesOnce(r.text);
+        const now = samples(r.text);
+        for (const p of ['1', '2']) {
+          expect(healthz(now, p)).toBeGreaterThan(0);
+          expect(healthz(now, p)).toBeGreaterThanOrEqual(healthz(last, p));
+        }
+        // no series of a counter went back
+        for (const [k, n] of now)
+          if (k.startsWith('http_requests_total{')) expect(n).toBeGreaterThanOrEqual(last.get(k) ?? 0);
+        expect(now.get('server_processes_reporting')).toBe(2);
+        // the primary's own figures, and the service's once, without a process label
+        expect(now.get('process_resident_memory_bytes{process="primary"}')).toBeGreaterThan(0);
+        expect(now.get('db_primary_up')).toBe(1);
+        expect([...now.keys()].filter((k) => k.startsWith('discovery_tasks{status="PENDING"'))).toEqual([
+          'discovery_tasks{status="PENDING"}',
+        ]);
+        expect(
+          [...now.keys()]
+            .filter((k) => k.startsWith('build_info{'))
+            .map((k) => k.replace(/commit="\w+"/, ''))
+            .sort(),
+        ).toEqual(['build_info{version="0.1.0",,process="1"}', 'build_info{version="0.1.0",,process="2"}']);
+        last = now;
+      }
+      // the log names the process of every line, and the level by name
+      const line = server
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"msg":"listening"'))!;
+      expect(JSON.parse(line)).toMatchObject({ level: 'info', process: expect.stringMatching(/^[12]$/) });
+      expect(JSON.parse(line).pid).toEqual(expect.any(Number));
+    } finally {
+      expect(await server.stop()).toBe(0);
+      await database.drop();
+    }
+  }, 120_000);
+});
