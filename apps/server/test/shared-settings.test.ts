@@ -116,6 +116,9 @@ describe('a server process', () => {
     expect(await verbose(s)).toEqual({
       success: true,
       status: 'ok',
+      // which build answers (docs/operating.md#metrics-get-metrics)
+      version: '0.1.0',
+      commit: expect.stringMatching(/^([0-9a-f]{7,12}|unknown)$/),
       ...logged,
       reads: { from: 'primary', standbys: [] },
       position: expect.any(Number),
