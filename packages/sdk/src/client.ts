@@ -1,4 +1,12 @@
 import type { RouterOutputs } from '@directory/core';
+import {
+  type Export,
+  type ExportOptions,
+  type ExportRecord,
+  exportProjects,
+  exportText,
+  type ProjectExport,
+} from './helpers/export-projects.ts';
 import { type FollowOptions, follow } from './helpers/follow.ts';
 import { type ListAllOptions, listAll } from './helpers/list-all.ts';
 import { type RunWorkerOptions, runWorker, type WorkerTotals } from './helpers/run-worker.ts';
@@ -68,6 +76,15 @@ export interface DirectoryClient {
    */
   search: Endpoints['search'];
   /**
+   * GET /api/export (a key with `export`): every project (or the list's filters of them) as of one
+   * snapshot, in id order, resumed by itself after a cut: `const exp = client.exportProjects();
+   * for await (const p of exp) …; exp.header.cursor` is where to follow the feed from
+   * (docs/changes-and-webhooks.md#export-then-follow).
+   */
+  exportProjects(options?: ExportOptions): ProjectExport;
+  /** The same export as its text, record by record (NDJSON lines, or CSV with `format: 'csv'`): what the CLI writes. */
+  exportText(format: 'ndjson' | 'csv', options?: ExportOptions): Export<ExportRecord>;
+  /**
    * Runs a worker until `signal` aborts: claims in batches, heartbeats, completes with the
    * lease token, releases on errors (with a backoff) and on stop. Resolves to its totals.
    */
@@ -101,6 +118,11 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
   const listChanges = (input: ListChangesInput, signal?: AbortSignal) =>
     send(ROUTES.changes.list, { ...input }, signal) as Promise<RouterOutputs['changes']['list']>;
   const tags = endpointsOf(send, 'tags');
+  const exportTarget = {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    apiKey: options.apiKey,
+    fetch: options.fetch,
+  };
   return {
     projects: {
       ...projects,
@@ -133,5 +155,7 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
     webhooks: endpointsOf(send, 'webhooks'),
     keys: endpointsOf(send, 'keys'),
     runWorker: (workerOptions) => runWorker(tasks, workerOptions),
+    exportProjects: (exportOptions) => exportProjects(exportTarget, exportOptions),
+    exportText: (format, exportOptions) => exportText(exportTarget, format, exportOptions),
   };
 }

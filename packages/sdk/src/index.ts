@@ -6,6 +6,7 @@
 export type { AppRouter, RouterInputs, RouterOutputs } from '@directory/core';
 export { createDirectoryClient, type DirectoryClient, type DirectoryClientOptions } from './client.ts';
 export { DirectoryError } from './errors.ts';
+export type { Export, ExportOptions, ExportRecord, ProjectExport } from './helpers/export-projects.ts';
 export type { FollowOptions } from './helpers/follow.ts';
 export type { ListAllOptions } from './helpers/list-all.ts';
 export type {
@@ -30,11 +31,13 @@ export {
 export type {
   Change,
   CompleteTaskInput,
+  ExportHeader,
   LeasedTask,
   ListChangesInput,
   ListTasksInput,
   Pin,
   PinInput,
+  Project,
   ProjectInput,
   RelatedProjectItem,
   RelatedProjectsInput,

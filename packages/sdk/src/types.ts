@@ -1,4 +1,10 @@
-import type { RouterInputs, RouterOutputs } from '@directory/core';
+import type { ExportHeader, RouterInputs, RouterOutputs } from '@directory/core';
+
+/** The first line of an NDJSON export (GET /api/export): its snapshot's time, feed cursor and count. */
+export type { ExportHeader };
+
+/** A project as endpoint 2 answers it (and as an export writes it). */
+export type Project = RouterOutputs['projects']['get']['data'];
 
 /**
  * The payload of one project to create or update

@@ -3,6 +3,7 @@ import type { RequiredScope } from '../domain/scopes.ts';
 import { StatusFilter, TagFilter, UpdatedAfterFilter } from '../projects/find-projects.types.ts';
 import { optional, timestamp } from '../schemas/common.ts';
 import { queryObject } from '../schemas/query.ts';
+import type { ExportHeader as ExportHeaderLine } from './export-header.ts';
 
 /*
  * GET /api/export (docs/api.md#export-get-apiexport): the whole directory, or the list's filters of
@@ -54,7 +55,14 @@ export const ExportHeader = z
     count: z.int().min(0).meta({ description: 'How many project lines follow' }),
   })
   .meta({ description: 'The first line of an NDJSON export' });
-export type ExportHeader = z.infer<typeof ExportHeader>;
+// ExportHeader's type is written out in export-header.ts (the SDK's types carry no zod): checked here.
+export type ExportHeader = ExportHeaderLine;
+const _sameHeader: z.infer<typeof ExportHeader> extends ExportHeader
+  ? ExportHeader extends z.infer<typeof ExportHeader>
+    ? true
+    : never
+  : never = true;
+void _sameHeader;
 
 /** The CSV's columns, in order (its header row). tags and links: each joined by one space. */
 export const CSV_COLUMNS = [

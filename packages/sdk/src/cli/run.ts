@@ -13,6 +13,7 @@ import { createKey } from './commands/create-key.ts';
 import { mergeTag, renameTag } from './commands/curate-tags.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { diffRevisions } from './commands/diff-revisions.ts';
+import { exportProjects } from './commands/export-projects.ts';
 import { getOwnKey } from './commands/get-own-key.ts';
 import { getProject } from './commands/get-project.ts';
 import { history } from './commands/history.ts';
@@ -42,6 +43,7 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 /** In the order `directory --help` lists them. */
 export const COMMANDS: Command[] = [
   importProjects,
+  exportProjects,
   searchProjects,
   searchPins,
   listTags,
