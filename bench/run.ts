@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { renderChanges, runChangesBench } from './changes.ts';
+import { runExportBench } from './export.ts';
 import { renderHistory, runHistoryBench } from './history.ts';
 import { compareUpserts, type Freshness, measureFreshness, modelFigures } from './model.ts';
 import { type Child, createDatabase, type Database, memoryOf, ROOT, startChild } from './processes.ts';
@@ -177,6 +178,22 @@ if (only.includes('standby')) {
       connections: settings.connections,
       writesPerSecond: integer('writer-rate', 'BENCH_WRITER_RATE', 200, 1),
       children,
+    });
+    console.log(table);
+  } finally {
+    await cleanUp();
+  }
+  process.exit(0);
+}
+
+// `--scenarios export`: GET /api/export on PostgreSQL and PGlite (bench/export.ts), alone.
+if (only.includes('export')) {
+  try {
+    const table = await runExportBench({
+      adminUrl,
+      apiKey,
+      projects: integer('sizes', 'BENCH_SIZES', 100_000, 100),
+      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
     });
     console.log(table);
   } finally {
