@@ -10,6 +10,7 @@ import { renderChanges, runChangesBench } from './changes.ts';
 import { runExportBench } from './export.ts';
 import { renderHistory, runHistoryBench } from './history.ts';
 import { compareUpserts, type Freshness, measureFreshness, modelFigures } from './model.ts';
+import { renderMove, runMoveBench } from './move.ts';
 import { type Child, createDatabase, type Database, memoryOf, ROOT, startChild } from './processes.ts';
 import {
   QUEUE_END,
@@ -77,6 +78,7 @@ const { values: flags } = parseArgs({
     'compare-rounds': { type: 'string' },
     'history-projects': { type: 'string' },
     'writes-projects': { type: 'string' },
+    'move-projects': { type: 'string' },
     'writes-batches': { type: 'string' },
     'writes-backends': { type: 'string' },
     'writes-before': { type: 'string' },
@@ -196,6 +198,23 @@ if (only.includes('export')) {
       track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
     });
     console.log(table);
+  } finally {
+    await cleanUp();
+  }
+  process.exit(0);
+}
+
+// `--scenarios move`: `pnpm db:move` of an embedded directory into PostgreSQL (bench/move.ts), alone.
+if (only.includes('move')) {
+  try {
+    console.log('\n== move: an embedded directory (each project edited 3 times) into PostgreSQL');
+    const result = await runMoveBench({
+      adminUrl,
+      projects: integer('move-projects', 'BENCH_MOVE_PROJECTS', 10_000, 100),
+      edits: 3,
+      track: (x) => databases.add(x),
+    });
+    console.log(renderMove(result).join('\n'));
   } finally {
     await cleanUp();
   }

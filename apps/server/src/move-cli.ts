@@ -16,7 +16,7 @@ const USAGE = 'usage: pnpm db:move --from pglite:<dir> --to postgres://user@host
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv[0] === '--' ? argv.slice(1) : argv,
-    options: { from: { type: 'string' }, to: { type: 'string' }, chunk: { type: 'string' } },
+    options: { from: { type: 'string' }, to: { type: 'string' } },
   });
   if (!values.from || !values.to) {
     console.error(USAGE);
@@ -30,7 +30,6 @@ async function main(argv: string[]): Promise<number> {
   if (parseDatabaseUrl(values.to).kind !== 'postgres') {
     throw new MoveRefused('--to must be a PostgreSQL database (postgres://…): a new, empty one');
   }
-  const chunk = values.chunk ? Number.parseInt(values.chunk, 10) : undefined;
   let source: DatabaseHandle;
   try {
     source = await connect(values.from);
@@ -45,11 +44,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       const progress = (line: string) => process.stderr.write(`${line}\n`);
       progress(`moving ${redact(values.from)} to ${redact(values.to)}`);
-      const report = await moveDatabase(source, target, {
-        urlKey,
-        progress,
-        ...(chunk ? { chunk } : {}),
-      });
+      const report = await moveDatabase(source, target, { urlKey, progress });
       const width = Math.max(...report.tables.map((t) => t.name.length));
       console.log(`${'table'.padEnd(width)}  ${'rows'.padStart(9)}  sha-256 of the rows (source = target)`);
       for (const t of report.tables)
