@@ -4,7 +4,7 @@ import { pruneChanges, sql } from '@directory/db';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { project, type Reply, type TestServer, targets, uniqueUrl, useServer } from './helpers.ts';
+import { project, type Reply, startServer, type TestServer, targets, uniqueUrl, useServer } from './helpers.ts';
 
 /** The ten endpoints of docs/api.md and those the other docs pages add, and whether each takes the key. */
 const ENDPOINTS = [
@@ -63,6 +63,9 @@ const ENDPOINTS = [
   { op: 'POST /api/webhooks/{id}/rotate-secret', keyed: true },
   // related projects
   { op: 'GET /api/projects/{slug}/related', keyed: false },
+  // restore from an export (docs/operating.md#restore-from-an-export)
+  { op: 'GET /api/restore', keyed: true },
+  { op: 'POST /api/restore', keyed: true },
 ] as const;
 type Op = (typeof ENDPOINTS)[number]['op'];
 
@@ -115,7 +118,9 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     ...(method === 'PATCH' ||
     /\/(complete|heartbeat|release|merge|revert|restore|lock|rotate)$/.test(path) ||
     op === 'DELETE /api/projects/{slug}'
-      ? [409]
+      ? op === 'GET /api/restore'
+        ? []
+        : [409]
       : []),
     ...(path === '/api/changes' ? [410] : []),
     ...(method !== 'GET' ? [413] : []),
@@ -746,6 +751,30 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(del, await call(del, id, hugeHeaders), 431);
       conforms(del, await call(del, id), 200);
       conforms(del, await call(del, { id: 'no-such-key' }), 404);
+    });
+
+    it('restore from an export', async () => {
+      const status = 'GET /api/restore';
+      conforms(status, await call(status, {}), 200);
+      conforms(status, await s.call('GET', '/api/restore?other=1'), 400);
+      conforms(status, await call(status, {}, { key: false }), 401);
+      conforms(status, await call(status, {}, hugeHeaders), 431);
+      const batch = 'POST /api/restore';
+      const header = { type: 'export', version: 1, asOf: new Date().toISOString(), cursor: 'c', count: 0 };
+      const body = { header, firstLine: 2, projects: [], done: true };
+      // this directory holds projects: 409
+      conforms(batch, await call(batch, {}, { body }), 409);
+      conforms(batch, await call(batch, {}, { body: { ...body, firstLine: 1 } }), 400);
+      conforms(batch, await call(batch, {}, { body, key: false }), 401);
+      conforms(batch, await call(batch, {}, { ...tooLarge, key: false }), 413);
+      conforms(batch, await call(batch, {}, { body, ...hugeHeaders }), 431);
+      // an empty directory takes it
+      const empty = await startServer(target);
+      try {
+        conforms(batch, await empty.call('POST', '/api/restore', { body }), 200);
+      } finally {
+        await empty.close();
+      }
     });
 
     it('every keyed operation: 403 for a valid key without its scope', async () => {

@@ -59,6 +59,7 @@ const TAGS: Record<string, string> = {
   webhooks:
     'Webhook subscriptions: the same changes pushed to a URL, signed (Standard Webhooks), at least once.',
   keys: 'Named keys: who may do what (scopes) and how much (rate limits); shown once, stored as a hash.',
+  backup: 'Restore an export into an empty directory, the same projects under the same ids (keys:admin).',
 };
 
 const INFO_DESCRIPTION =

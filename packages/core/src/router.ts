@@ -2,6 +2,7 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { changesRouter } from './changes/router.ts';
 import { keysRouter } from './keys/router.ts';
 import { projectsRouter } from './projects/router.ts';
+import { restoreRouter } from './restore/router.ts';
 import { searchRouter } from './search/router.ts';
 import { tagsRouter } from './tags/router.ts';
 import { tasksRouter } from './tasks/router.ts';
@@ -16,6 +17,7 @@ export const appRouter = router({
   tags: tagsRouter,
   search: searchRouter,
   keys: keysRouter,
+  restore: restoreRouter,
 });
 
 export type AppRouter = typeof appRouter;

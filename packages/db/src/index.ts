@@ -115,6 +115,21 @@ export {
 export { type Snapshot, visibleIn } from './read-model/snapshot.ts';
 export { readSynonyms, readSynonymsVersion, writeSynonyms } from './read-model/synonyms.ts';
 export {
+  advanceRestore,
+  type DirectoryContents,
+  directoryContents,
+  findRestore,
+  lockRestore,
+  type RestoreRow,
+  startRestore,
+} from './restore/state.ts';
+export {
+  findRestoreClashes,
+  insertRestoredProjects,
+  type RestoreClashes,
+  type RestoredProjectRow,
+} from './restore/write.ts';
+export {
   POLL_MS as READ_POLL_MS,
   primaryOnly,
   type ReadRoute,

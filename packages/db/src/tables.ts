@@ -231,7 +231,8 @@ export type RevisionVia =
   | 'delete'
   | 'lock'
   | 'edit'
-  | 'tag-merge';
+  | 'tag-merge'
+  | 'import-restore';
 
 /** A project's revisions (migration 2026_11_25_000800_history): the whole project as of each write. */
 export interface ProjectRevisionsTable {
@@ -260,6 +261,22 @@ export interface ProjectRevisionsTable {
    * an upsert or complete matched by slug only whose links differ; null when none.
    */
   warnings: ColumnType<string[] | null, string | null | undefined, string | null>;
+}
+
+/**
+ * The restore of an export into this directory, if it had one (migration 2026_11_29_001400_restores):
+ * one row; finished_at null while its batches have not all come (docs/operating.md#restore-from-an-export).
+ */
+export interface RestoresTable {
+  singleton: Generated<boolean>;
+  as_of: Timestamp;
+  cursor: string;
+  expected: number;
+  received: Generated<number>;
+  last_id: string | null;
+  started_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  finished_at: NullableTimestamp;
 }
 
 /** Named keys (migration 2026_11_26_000960_api_keys): the SHA-256 of each key, never the key. */
@@ -328,6 +345,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
   database_instance: DatabaseInstanceTable;
+  restores: RestoresTable;
 }
 
 /** The columns of a project as the API shows it (the search columns are the service's own). */

@@ -85,6 +85,11 @@ export interface DirectoryClient {
   /** The same export as its text, record by record (NDJSON lines, or CSV with `format: 'csv'`): what the CLI writes. */
   exportText(format: 'ndjson' | 'csv', options?: ExportOptions): Export<ExportRecord>;
   /**
+   * Restore from an export (docs/operating.md#restore-from-an-export), keys:admin: `status()` says
+   * whether and how far this directory was restored, `batch(...)` writes one batch of the export.
+   */
+  restore: Endpoints['restore'];
+  /**
    * Runs a worker until `signal` aborts: claims in batches, heartbeats, completes with the
    * lease token, releases on errors (with a backoff) and on stop. Resolves to its totals.
    */
@@ -154,6 +159,7 @@ export function createDirectoryClient(options: DirectoryClientOptions): Director
     },
     webhooks: endpointsOf(send, 'webhooks'),
     keys: endpointsOf(send, 'keys'),
+    restore: endpointsOf(send, 'restore'),
     runWorker: (workerOptions) => runWorker(tasks, workerOptions),
     exportProjects: (exportOptions) => exportProjects(exportTarget, exportOptions),
     exportText: (format, exportOptions) => exportText(exportTarget, format, exportOptions),

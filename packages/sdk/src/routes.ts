@@ -128,6 +128,13 @@ export const ROUTES = {
     revoke: { method: 'DELETE', path: '/api/keys/{id}', repeatable: true },
     rotate: { method: 'POST', path: '/api/keys/{id}/rotate', repeatable: false },
   },
+  // docs/operating.md#restore-from-an-export
+  restore: {
+    status: { method: 'GET', path: '/api/restore', repeatable: true },
+    // a batch repeated after it took effect is refused (409: its ids are restored already); the
+    // CLI then resumes from GET /api/restore
+    batch: { method: 'POST', path: '/api/restore', repeatable: false },
+  },
 } as const satisfies { [N in keyof RouterInputs]: { [P in keyof RouterInputs[N]]: Route } };
 
 /** The method, URL and body of one call: path parameters from the input, the rest in the query or body. */

@@ -137,6 +137,7 @@ export type Inputs = {
     list: { limit?: number; cursor?: string } | undefined;
     self: Record<never, never> | undefined;
   };
+  restore: Omit<RouterInputs['restore'], 'status'> & { status: Record<never, never> | undefined };
 };
 
 /** One method per endpoint; each resolves to the full success body of the REST response. */

@@ -11,7 +11,18 @@ export const RevisionSummary = z
     revision: count().meta({ description: '1, 2, … per project' }),
     at: timestamp,
     action: z.enum(['created', 'updated', 'deleted']),
-    via: z.enum(['upsert', 'complete', 'merge', 'revert', 'restore', 'delete', 'lock', 'edit', 'tag-merge']),
+    via: z.enum([
+      'upsert',
+      'complete',
+      'merge',
+      'revert',
+      'restore',
+      'delete',
+      'lock',
+      'edit',
+      'tag-merge',
+      'import-restore',
+    ]),
     source: z.string().nullable().meta({ description: "The project's `source` as this write left it" }),
     taskId: z
       .string()
