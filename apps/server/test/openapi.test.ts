@@ -4,7 +4,15 @@ import { pruneChanges, sql } from '@directory/db';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { project, type Reply, startServer, type TestServer, targets, uniqueUrl, useServer } from './helpers.ts';
+import {
+  project,
+  type Reply,
+  startServer,
+  type TestServer,
+  targets,
+  uniqueUrl,
+  useServer,
+} from './helpers.ts';
 
 /** The ten endpoints of docs/api.md and those the other docs pages add, and whether each takes the key. */
 const ENDPOINTS = [

@@ -2,6 +2,7 @@ import {
   advanceRestore,
   type DirectoryContents,
   directoryContents,
+  findRestore,
   findRestoreClashes,
   insertRestoredProjects,
   insertRevisions,
@@ -33,6 +34,7 @@ async function checkState(
   state: RestoreRow | undefined,
   header: ExportHeader,
   firstLine: number,
+  start: boolean,
 ): Promise<void> {
   if (!state) {
     const contents = await directoryContents(trx);
@@ -40,11 +42,11 @@ async function checkState(
       throw new AppError('CONFLICT', [
         `The directory is not empty: it holds ${holds(contents)}; a restore goes only into an empty directory`,
       ]);
-    if (firstLine !== 2)
+    if (start && firstLine !== 2)
       throw new AppError('CONFLICT', [
         `No restore has started: the first batch starts at line 2, not ${firstLine}`,
       ]);
-    await startRestore(trx, { asOf: header.asOf, cursor: header.cursor, expected: header.count });
+    if (start) await startRestore(trx, { asOf: header.asOf, cursor: header.cursor, expected: header.count });
     return;
   }
   const of = `the export as of ${iso(state.asOf)} (${state.received} of ${state.expected} projects)`;
@@ -72,9 +74,24 @@ export const restoreBatch = keyedProcedure
     const { header, firstLine } = input;
     const first = checkLines(input.projects, firstLine, null);
     if (first.problems.length > 0) throw invalid(first.problems);
+    if (input.check === true) {
+      const state = await findRestore(ctx.db);
+      await checkState(ctx.db, state, header, firstLine, false);
+      const progress = { received: state?.received ?? 0, lastId: state?.lastId ?? null };
+      return {
+        success: true as const,
+        data: {
+          restored: 0,
+          ...progress,
+          expected: header.count,
+          finished: false,
+          checked: first.lines.length,
+        },
+      };
+    }
     return inTransaction(ctx, async (trx) => {
       const state = await lockRestore(trx);
-      await checkState(trx, state, header, firstLine);
+      await checkState(trx, state, header, firstLine, true);
       const { lines, problems } = checkLines(input.projects, firstLine, state?.lastId ?? null);
       if (problems.length > 0)
         throw new AppError('CONFLICT', [
@@ -112,7 +129,14 @@ export const restoreBatch = keyedProcedure
       await advanceRestore(trx, { received: rows.length, lastId: rows.at(-1)?.id ?? null, finished });
       return {
         success: true as const,
-        data: { restored: rows.length, received, expected: header.count, lastId, finished },
+        data: {
+          restored: rows.length,
+          received,
+          expected: header.count,
+          lastId,
+          finished,
+          checked: rows.length,
+        },
       };
     });
   });

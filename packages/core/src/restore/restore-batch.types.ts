@@ -28,7 +28,7 @@ export const restoreBatchMeta: Meta = {
       'statuses, tags and links under their ids, content, signals, locks, createdAt and updatedAt. Not an upsert: ' +
       "no id is made and no slug rule runs. Each call carries the export's header line, the line number of its first " +
       `project and at most ${RESTORE_BATCH_MAX} projects in id order; each call is one transaction (all or nothing), ` +
-      "and the call with `done: true` checks that the header's count came. The first batch needs an empty directory " +
+      "and the call with `done: true` checks that the header's count came; `check: true` checks a batch and writes nothing. The first batch needs an empty directory " +
       '(no project, deleted project, alias or tag): 409 names what it holds. A later batch must carry the same header ' +
       'and ids after the last one restored (GET /api/restore says where to resume). A bad line is 400 naming its ' +
       'line number, and nothing of the batch is written. Each project gets one revision (action "created", via ' +
@@ -39,7 +39,7 @@ export const restoreBatchMeta: Meta = {
     request: { header: EXAMPLE_HEADER, firstLine: 2, projects: [ex.QWEN_PROJECT], done: true },
     response: {
       success: true,
-      data: { restored: 1, received: 1, expected: 1, lastId: ex.QWEN_ID, finished: true },
+      data: { restored: 1, received: 1, expected: 1, lastId: ex.QWEN_ID, finished: true, checked: 1 },
     },
   },
 };
@@ -54,6 +54,10 @@ export const RestoreBatchInput = z.object({
     .max(RESTORE_BATCH_MAX)
     .meta({ description: 'Projects exactly as endpoint 2 answers them, each checked with its line number' }),
   done: z.boolean().optional().meta({ description: 'The last batch: the restore is checked and finished' }),
+  check: z.boolean().optional().meta({
+    description:
+      'Only check: the lines, and that the directory would take the batch (empty, or this restore resumed); nothing is written',
+  }),
 });
 
 export const RestoreProgress = z
@@ -66,6 +70,7 @@ export const RestoreProgress = z
       .nullable()
       .meta({ description: 'The last id restored: a resumed restore sends the ids after it' }),
     finished: z.boolean(),
+    checked: count().meta({ description: 'Projects this call checked (with `check`: nothing written)' }),
   })
   .meta({ id: 'RestoreProgress' });
 

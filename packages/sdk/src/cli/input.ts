@@ -77,6 +77,13 @@ async function* splitLines(chunks: AsyncIterable<Buffer | string>, name: string)
   if (pending) yield pending;
 }
 
+/** The lines of a regular file (no stdin: a restore reads its file twice), streamed. */
+export async function* fileLines(path: string): AsyncGenerator<string> {
+  const source = await openSource(path, (async function* () {})());
+  if (source.path === undefined) throw new InputError(`cannot read ${path}: not a regular file`);
+  yield* splitLines(source.chunks, source.name);
+}
+
 export interface ReadOptions {
   /** The key of the wrapper object a JSON document may use, e.g. 'projects' for `{ "projects": [...] }`. */
   wrapperKey: string;

@@ -5,6 +5,7 @@ import { EXIT_FAILED, EXIT_OK } from '../errors.ts';
 import { byIndex, type Failure, failureLines } from '../format.ts';
 import { openSource, readItems } from '../input.ts';
 import { createProgress, plural } from '../progress.ts';
+import { runRestore } from '../restore.ts';
 
 const BATCH_SIZE = 100;
 
@@ -23,8 +24,8 @@ export interface ImportSummary {
 
 export const importProjects: Command = {
   name: 'import',
-  summary: 'Create or update projects from a JSON or NDJSON file, 100 per request',
-  synopsis: 'import <file.json|file.ndjson|->',
+  summary: 'Create or update projects from a JSON or NDJSON file, 100 per request; --restore an export',
+  synopsis: 'import [--restore] <file.json|file.ndjson|->',
   help: `
 Input: a JSON array of projects, an object { "projects": [...] }, or NDJSON (one project per
 line; blank lines are skipped). '-' reads stdin. The format is told from the content (a
@@ -39,15 +40,24 @@ failure, goes to stdout; a project updated although it may be the wrong one (fou
 while its CODEHOST/WEBSITE links differ from the stored project's) has its warning on its line.
 Exit 1 when any item failed.
 
+With --restore, FILE is an export (GET /api/export?format=ndjson) written back into an EMPTY
+directory as the same projects: ids, slugs, aliases, tags, links, times kept, no upsert
+(docs/operating.md#restore-from-an-export; needs a keys:admin key). The whole file is checked
+first, and a bad line restores nothing; then it is written 500 projects per request. A run
+that stops leaves the restore unfinished: run the same command again to resume it.
+
 Options:
+  --restore          restore an export into an empty directory (a file, not stdin)
   --quiet            no progress output
 
 Example:
-  DIRECTORY_API_KEY=... directory import projects.ndjson`,
-  options: { quiet: { type: 'boolean' } },
+  DIRECTORY_API_KEY=... directory import projects.ndjson
+  DIRECTORY_API_KEY=<admin key> directory import --restore export.ndjson`,
+  options: { quiet: { type: 'boolean' }, restore: { type: 'boolean' } },
   args: { min: 1, max: 1 },
 
   async run(ctx) {
+    if (ctx.values.restore === true) return runRestore(ctx, ctx.positionals[0]!);
     const source = await openSource(ctx.positionals[0]!, ctx.io.stdin);
     if (source.name === 'stdin' && ctx.io.stdin.isTTY)
       ctx.warn('reading projects from the terminal; end with Ctrl-D');
