@@ -542,7 +542,7 @@ describe('usage and connection errors', () => {
     for (const name of ['import', 'tasks add', 'tasks list', 'check', 'get', 'related', 'delete']) {
       expect(all.stdout).toContain(`\n  ${name} `);
     }
-    expect(imp.stdout).toMatch(/^Usage: directory import <file\.json\|file\.ndjson\|->\n/);
+    expect(imp.stdout).toMatch(/^Usage: directory import \[--restore\] <file\.json\|file\.ndjson\|->\n/);
     expect(add.stdout).toMatch(/^Usage: directory tasks add <file\|->\n/);
     expect(add.stdout).toContain('--source-type');
   });
