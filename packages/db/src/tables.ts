@@ -264,7 +264,7 @@ export interface ProjectRevisionsTable {
 }
 
 /**
- * The restore of an export into this directory, if it had one (migration 2026_11_29_001400_restores):
+ * The restore of an export into this directory, if it had one (migration 2026_11_29_001410_restores):
  * one row; finished_at null while its batches have not all come (docs/operating.md#restore-from-an-export).
  */
 export interface RestoresTable {
