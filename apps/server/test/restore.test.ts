@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { readNdjson } from './export-helpers.ts';
 import { type Client, project, slugOf, startServer, type TestServer, targets, useServer } from './helpers.ts';
 
 /**
  * Restore from an export (docs/operating.md#restore-from-an-export): an export's lines written
  * into an empty directory give the same answers (endpoint 2, the list, aliases); a directory
- * that is not empty, a bad line and a wrong key change nothing. The export is built from
- * endpoint 2's answers, as GET /api/export writes its lines.
+ * that is not empty, a bad line and a wrong key change nothing. The export is GET /api/export's;
+ * it carries no aliases, so the merged slug is added to its target's line as `aliases`.
  */
 describe.each(targets)('restore from an export on $name', (target) => {
   const source = useServer(target, {}, 120_000);
@@ -35,13 +36,8 @@ describe.each(targets)('restore from an export on $name', (target) => {
     return out;
   }
 
-  const header = (count: number) => ({
-    type: 'export',
-    version: 1,
-    asOf: new Date().toISOString(),
-    cursor: 'test-cursor',
-    count,
-  });
+  let exported: any;
+  const header = (count: number) => ({ ...exported, count });
 
   let lines: any[] = [];
   let mergedSlug = '';
@@ -62,10 +58,16 @@ describe.each(targets)('restore from an export on $name', (target) => {
     await ok(source, 'DELETE', `/api/projects/${e}`);
     mergedSlug = d!;
     keptSlug = a!;
+    const r = await source.call('GET', '/api/export?format=ndjson');
+    expect(r.status, r.text).toBe(200);
+    const { header: head, projects } = readNdjson(r.text);
+    exported = head;
+    // exactly endpoint 2's answers, in id order
     const byId = [...(await answers(source)).values()]
       .map((x) => x.json)
       .sort((x, y) => (x.id < y.id ? -1 : 1));
-    lines = byId.map((p) => (p.slug === keptSlug ? { ...p, aliases: [mergedSlug] } : p));
+    expect(projects).toEqual(byId);
+    lines = projects.map((p) => (p.slug === keptSlug ? { ...p, aliases: [mergedSlug] } : p));
     expect(lines).toHaveLength(3);
   });
 

@@ -18,7 +18,7 @@ import { revisionOfBody } from '../services/revisions.ts';
 import { inTransaction } from '../transaction.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { RestoreBatchInput, RestoreBatchOutput, restoreBatchMeta } from './restore-batch.types.ts';
-import type { ExportHeader } from './restore-line.types.ts';
+import type { RestoreHeader } from './restore-line.types.ts';
 
 const invalid = (problems: string[]) => new AppError('VALIDATION', problems.slice(0, MAX_LINE_DETAILS));
 
@@ -32,7 +32,7 @@ const holds = (c: DirectoryContents) =>
 async function checkState(
   trx: Parameters<typeof directoryContents>[0],
   state: RestoreRow | undefined,
-  header: ExportHeader,
+  header: RestoreHeader,
   firstLine: number,
   start: boolean,
 ): Promise<void> {

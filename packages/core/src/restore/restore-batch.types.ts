@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as ex from '../examples.ts';
 import type { Meta } from '../meta.ts';
 import { count, MAX_INT } from '../schemas/common.ts';
-import { ExportHeader } from './restore-line.types.ts';
+import { RestoreHeader } from './restore-line.types.ts';
 
 /** The most projects one batch may carry (docs/operating.md#restore-from-an-export). */
 export const RESTORE_BATCH_MAX = 500;
@@ -45,7 +45,7 @@ export const restoreBatchMeta: Meta = {
 };
 
 export const RestoreBatchInput = z.object({
-  header: ExportHeader,
+  header: RestoreHeader,
   firstLine: z.int().min(2).max(MAX_INT).meta({
     description: "The line number of the batch's first project in the export (the header is line 1)",
   }),

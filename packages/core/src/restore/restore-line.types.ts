@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExportHeader } from '../export/export.types.ts';
 import { text, timestamp } from '../schemas/common.ts';
 import {
   LinkInput,
@@ -14,18 +15,13 @@ import {
  * header, then each project exactly as endpoint 2 answers it. A project's fields are checked by
  * the rules of endpoint 1's ProjectInput (the same schemas), its ids, slugs and times as strings
  * the database can hold; an unknown field is refused, since a restore that dropped it would not
- * give back what was exported.
+ * give back what was exported. The header is the export's (export.types.ts), bounded.
  */
-export const ExportHeader = z
-  .object({
-    type: z.literal('export'),
-    version: z.literal(1),
-    asOf: timestamp,
-    cursor: text({ min: 1, max: 500 }),
-    count: z.int().min(0).max(100_000_000),
-  })
-  .meta({ id: 'ExportHeader', description: "An export's first line" });
-export type ExportHeader = z.infer<typeof ExportHeader>;
+export const RestoreHeader = ExportHeader.extend({
+  cursor: text({ min: 1, max: 500 }),
+  count: z.int().min(0).max(100_000_000),
+});
+export type RestoreHeader = z.infer<typeof RestoreHeader>;
 
 /** An id as the service makes them (cuid2), or any id an older directory gave: short, plain. */
 const id = () =>
