@@ -40,6 +40,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'search_pins', fresh: "pins = '[]'::jsonb" },
   { name: 'server_secrets' },
   { name: 'rate_limits' },
+  // whether and how far this directory was restored from an export (docs/operating.md#restore-from-an-export)
+  { name: 'restores' },
 ];
 
 /** Not copied, and why. */
