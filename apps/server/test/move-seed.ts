@@ -42,6 +42,28 @@ async function ok(c: Client, method: string, path: string, body?: unknown) {
  */
 export async function seedEverything(c: Client, hookUrl: string, received: string[]): Promise<string[]> {
   await ok(c, 'POST', '/api/webhooks', { url: hookUrl, events: ['*'], description: 'every change' });
+  // restored from an export while the directory was empty (docs/operating.md#restore-from-an-export)
+  const at = '2026-01-02T03:04:05.678Z';
+  const restored = {
+    id: 'restoredmoveseed00000001',
+    slug: 'restored-before-the-move',
+    name: '恢复的项目',
+    nameEn: 'Restored before the move',
+    description: 'A project restored from an export.',
+    descriptionEn: null,
+    content: null,
+    contentEn: null,
+    status: 'ACTIVE',
+    source: null,
+    createdAt: at,
+    updatedAt: at,
+    tags: [{ id: 'restoredmovetag000000001', name: 'move-restored', nameEn: null, slug: 'move-restored' }],
+    links: [{ id: 'restoredmovelink00000001', type: 'CODEHOST', url: uniqueUrl('restored'), title: null }],
+    signals: { stars: 3, downloads: null },
+    lock: null,
+  };
+  const header = { type: 'export', version: 1, asOf: at, cursor: 'seed', count: 1 };
+  await ok(c, 'POST', '/api/restore', { header, firstLine: 2, projects: [restored], done: true });
   const tagged = (name: string) => [{ name }];
   const ps = Array.from({ length: 12 }, (_, i) =>
     project({ tags: [...tagged(`move-a-${i % 3}`), ...tagged('move-common')] }),
