@@ -98,6 +98,13 @@ describe('directory import --restore (docs/operating.md#restore-from-an-export)'
       const t = await cli(target, ['import', '--restore', twice]);
       expect(t.code, t.stderr).not.toBe(0);
       expect(t.stderr).toContain(`line 602: slug: "${lines[3].slug}" is also on line 5`);
+      const short = await cli(target, [
+        'import',
+        '--restore',
+        writeExport('short.ndjson', lines.slice(0, 600)),
+      ]);
+      expect(short.code, short.stderr).not.toBe(0);
+      expect(short.stderr).toContain(`its header counts ${PROJECTS} projects, the file holds 600`);
       const state = await target.call('GET', '/api/restore');
       expect(state.json.data).toMatchObject({ state: 'none', contents: { projects: 0, tags: 0 } });
     } finally {

@@ -136,6 +136,14 @@ export async function runRestore(ctx: CommandContext, path: string): Promise<num
     checked += batch.projects.length;
   }
 
+  // the last batch's check, made before anything is written
+  const lines = (resume?.received ?? 0) + checked;
+  if (lines !== header.count)
+    throw new InputError(
+      `${path}: nothing was restored: its header counts ${header.count} projects, the file holds ${lines} ` +
+        '(an export cut short, or one resumed over a later snapshot: export it again whole)',
+    );
+
   const progress = createProgress(ctx.io.stderr, ctx.values.quiet !== true);
   let done = { batches: 0, received: resume?.received ?? 0 };
   try {
