@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
       const rows = report.tables.reduce((n, t) => n + t.rows, 0);
       console.log(
         `moved ${rows} rows of ${report.tables.length} tables in ${(report.milliseconds / 1000).toFixed(1)} s; ` +
-          'every row read back from both matches',
+          'every row read back from the target matches the source',
       );
       console.log(
         `change feed: ${report.feed.moved ? 'change ids moved on by 10^12' : 'ids kept'}, ` +
