@@ -5,6 +5,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { makeDatabaseApart, PGLITE_START_PARAMS } from './pglite-start.ts';
 import { preparingPool } from './prepared-pool.ts';
 import type { Database } from './tables.ts';
 
@@ -118,14 +119,15 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
       const dir = target.dir;
       ownerOnlyAgain = () => ownerOnly(dir);
       try {
-        lite = await PGlite.create(target.dir);
+        await makeDatabaseApart(target.dir);
+        lite = await PGlite.create(target.dir, { startParams: [...PGLITE_START_PARAMS] });
         ownerOnly(target.dir);
       } catch (err) {
         lock.release();
         throw err;
       }
     } else {
-      lite = await PGlite.create();
+      lite = await PGlite.create({ startParams: [...PGLITE_START_PARAMS] });
     }
     // PGlite is one single-user backend: one connection, and the pool queues everything else.
     pool = new pg.Pool({ ...createPgConfig(lite), max: 1 });
