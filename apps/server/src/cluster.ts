@@ -31,6 +31,12 @@ export function serverProcesses(config: Pick<Config, 'webConcurrency' | 'databas
   };
 }
 
+/** What the primary sends a process a reload replaces (serve.ts): stop taking connections, finish, exit. */
+export const RETIRE = 'directory:retire';
+
+/** How long a retiring process may take to finish its requests and stop (then it is killed). */
+const RETIRE_TIMEOUT_MS = 30_000;
+
 /** The primary: starts `count` server processes and looks after them until it is told to stop. */
 export function runPrimary(
   count: number,
@@ -53,12 +59,23 @@ export function runPrimary(
   const serving = new Set<number>();
   // each process's slot (1…count), its `process` label: one started again takes the slot back
   const slots = new Map<number, number>();
+  // processes a reload is replacing (their exit is no crash), and the ones it started
+  const retiring = new Set<number>();
+  const replacing = new Set<number>();
   let stopping = false;
   let exitCode = 0;
-  const start = (slot: number) => {
-    const worker = cluster.fork({ ...env, DIRECTORY_PROCESS: String(slot) });
+  // The first processes listen at once (their /healthz answers 503 while each builds its model);
+  // a process started later, in place of one that died or by a reload, listens only once its
+  // model is ready, so the others keep every connection until then (serve.ts).
+  const start = (slot: number, whenReady: boolean) => {
+    const worker = cluster.fork({
+      ...env,
+      DIRECTORY_PROCESS: String(slot),
+      ...(whenReady && { DIRECTORY_LISTEN_WHEN_READY: '1' }),
+    });
     slots.set(worker.id, slot);
     worker.once('listening', () => serving.add(worker.id));
+    return worker;
   };
   const stop = (code: number) => {
     if (!stopping) exitCode = code;
@@ -76,7 +93,12 @@ export function runPrimary(
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
       return;
     }
+    if (retiring.delete(worker.id)) return;
     const fields = { process: slot, pid: worker.process.pid, code, signal };
+    if (replacing.delete(worker.id) && !wasServing) {
+      logger.error(fields, 'a new process of the reload exited before it served');
+      return;
+    }
     if (!wasServing) {
       // It could not start (the database, the port): the others would fail alike.
       logger.error(fields, 'a server process exited before it served; stopping');
@@ -85,10 +107,49 @@ export function runPrimary(
     }
     logger.error(fields, 'a server process exited; starting another');
     setTimeout(() => {
-      if (!stopping) start(slot);
+      if (!stopping) start(slot, true);
     }, 1000).unref();
   });
+
+  /**
+   * SIGHUP: a rolling reload (docs/operating.md#reloads). Each process in turn is replaced: a new
+   * one (the code on disk now) starts in its slot and listens once its model is ready; only then
+   * is the old one told to retire — it stops taking connections, finishes what it has, and exits.
+   * A new process that cannot start ends the reload; the old ones keep serving.
+   */
+  let reloading = false;
+  const reload = async () => {
+    if (reloading || stopping) return;
+    reloading = true;
+    logger.info('reloading: replacing the server processes one at a time');
+    for (const old of Object.values(cluster.workers ?? {})) {
+      if (!old || stopping || !serving.has(old.id)) continue;
+      const slot = slots.get(old.id) ?? old.id;
+      const next = start(slot, true);
+      replacing.add(next.id);
+      const ready = await new Promise<boolean>((resolve) => {
+        next.once('listening', () => resolve(true));
+        next.once('exit', () => resolve(false));
+      });
+      replacing.delete(next.id);
+      if (!ready) {
+        logger.error({ process: slot }, 'reload stopped: a new process could not start; the others serve on');
+        break;
+      }
+      retiring.add(old.id);
+      const gone = new Promise((resolve) => old.once('exit', resolve));
+      old.send({ type: RETIRE });
+      // a process that does not finish within its stop time is ended
+      const kill = setTimeout(() => old.process.kill('SIGKILL'), RETIRE_TIMEOUT_MS);
+      await gone;
+      clearTimeout(kill);
+    }
+    reloading = false;
+    if (!stopping) logger.info('reloaded');
+  };
+
   process.on('SIGTERM', () => stop(0));
   process.on('SIGINT', () => stop(0));
-  for (let slot = 1; slot <= count; slot++) start(slot);
+  process.on('SIGHUP', () => void reload());
+  for (let slot = 1; slot <= count; slot++) start(slot, false);
 }

@@ -14,6 +14,7 @@ import { type ResolvedKeys, resolveKeys } from './api-key.ts';
 import { createApp, createHttpServer, queueCounter } from './app.ts';
 import { startBanner } from './banner.ts';
 import { ChangeSignal } from './changes/signal.ts';
+import { RETIRE } from './cluster.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
 import { sharedSettings } from './shared-settings.ts';
@@ -149,8 +150,8 @@ const readModel = new ReadModel({
       }
     : undefined,
 });
-function startReadModel() {
-  void readModel.start().then(() => {
+function startReadModel(): Promise<void> {
+  return readModel.start().then(() => {
     const s = readModel.stats();
     const seconds = Math.round(s.buildSeconds * 1000) / 1000;
     // the memory of this process (each of WEB_CONCURRENCY processes keeps its own model)
@@ -195,7 +196,14 @@ const reaper = startReaper({
 });
 // Not app.listen(): Express 5 calls its callback on listen errors too.
 const server = createHttpServer(app, config);
-server.listen(config.port, config.host);
+// Started in place of another (a crash, a reload: cluster.ts), a process takes connections only
+// once its model is ready; the first processes listen at once and answer 503 until then.
+const listenWhenReady = cluster.isWorker && process.env.DIRECTORY_LISTEN_WHEN_READY === '1';
+if (listenWhenReady)
+  void startReadModel().then(() => {
+    if (!stopping) server.listen(config.port, config.host);
+  });
+else server.listen(config.port, config.host);
 server.once('listening', () => {
   const { port } = server.address() as AddressInfo;
   // A configured key is never printed; a generated one is printed once, when it is made.
@@ -219,7 +227,7 @@ server.once('listening', () => {
   if (banner && (cluster.worker?.id ?? 1) === 1) console.log(banner);
   logger.info(shared, 'settings that must match across processes');
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
-  startReadModel();
+  if (!listenWhenReady) void startReadModel();
 });
 server.on('error', (err) => {
   const { message, code } = describeError(err);
@@ -232,6 +240,12 @@ server.on('error', (err) => {
 });
 
 let stopping = false;
+let serverClosed: Promise<void> | undefined;
+/** Stops accepting connections; resolves once the last one has ended. */
+const closeServer = () => {
+  serverClosed ??= new Promise<void>((resolve) => server.close(() => resolve()));
+  return serverClosed;
+};
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
@@ -242,7 +256,7 @@ async function shutdown(signal: string) {
   const pruned = stopPruning();
   await readModel.stop();
   // Stop accepting, let requests in flight finish, then close the pool.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const closed = closeServer();
   server.closeIdleConnections();
   // Keep-alive connections go idle as their last answers (the long-polls just woken) finish.
   const idle = setInterval(() => server.closeIdleConnections(), 50);
@@ -261,4 +275,11 @@ async function shutdown(signal: string) {
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// A reload's old process (cluster.ts): no new connection from now, then the same stop.
+process.on('message', (message: unknown) => {
+  if ((message as { type?: unknown } | null)?.type !== RETIRE) return;
+  void closeServer();
+  server.closeIdleConnections();
+  void shutdown('reload');
+});
 process.on('SIGINT', () => void shutdown('SIGINT'));
