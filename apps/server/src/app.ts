@@ -11,13 +11,12 @@ import {
   toAppError,
   WEBHOOK_DEFAULTS,
 } from '@directory/core/server';
-import { type Database, type Kysely, type ReadSources, sql } from '@directory/db';
+import type { Database, Kysely, ReadSources } from '@directory/db';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type pg from 'pg';
-import { buildInfo } from './build-info.ts';
-import { processSlot } from './cluster-metrics.ts';
 import { docsRouter } from './docs.ts';
+import { healthHandler } from './health.ts';
 
 export { createHttpServer, type HttpTimeouts } from './http-server.ts';
 
@@ -25,9 +24,9 @@ import { exportRouter } from './export-route.ts';
 import { describeError, type Logger, reportError } from './logger.ts';
 import { createMetrics, type PoolStats } from './metrics.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limit.ts';
-import { readsHealth } from './read-status.ts';
 import { MAX_BATCH_CALLS, metricsGate, rateLimitGate, trpcGate } from './request-gate.ts';
 import { requestId } from './request-id.ts';
+import { requestLog } from './request-log.ts';
 import { requestSignal, restRouter, sendError } from './rest-adapter.ts';
 import type { SharedSettings } from './shared-settings.ts';
 import { trustProxySetting } from './trust-proxy.ts';
@@ -79,9 +78,6 @@ export interface AppOptions {
   /** The web console's build directory (default apps/web/dist); false serves no console. */
   webDir?: string | false;
 }
-
-const isPrincipal = (p: unknown): p is Principal =>
-  typeof p === 'object' && p !== null && typeof (p as Principal).name === 'string';
 
 const readModels = new WeakMap<express.Express, ReadModel>();
 
@@ -139,29 +135,7 @@ export function createApp(options: AppOptions): express.Express {
   });
   app.use(requestId(logger));
   // One listener per request for both the request log line and the metrics.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      metrics.record(req, res, ms / 1000);
-      // a 5xx (the database away, a defect) at warn: what an operator alerts on from logs
-      const level = res.statusCode >= 500 ? 'warn' : 'info';
-      if (logger.isLevelEnabled(level))
-        res.locals.log[level](
-          {
-            method: req.method,
-            path: req.path,
-            status: res.statusCode,
-            ms: Math.round(ms * 10) / 10,
-            // the client as TRUST_PROXY tells it, and the key's name (never the key)
-            client: req.ip ?? req.socket.remoteAddress,
-            ...(isPrincipal(res.locals.principal) && { key: res.locals.principal.name }),
-          },
-          'request',
-        );
-    });
-    next();
-  });
+  app.use(requestLog(logger, metrics.record));
 
   // Counted like any request, and behind metrics:read unless METRICS_PUBLIC=1
   // (docs/operating.md#metrics-get-metrics)
@@ -172,36 +146,10 @@ export function createApp(options: AppOptions): express.Express {
     metrics.handler,
   );
 
-  app.get('/healthz', async (req: Request, res: Response) => {
-    // A process answers reads from its read model: it is not ready until that is built.
-    if (!readModel.ready) {
-      return sendError(res, new AppError('UNAVAILABLE', ['The search index is being built']));
-    }
-    try {
-      // with standbys, a process that can read (from a standby, or the primary) is healthy
-      await sql`select 1`.execute(options.reads?.db() ?? db);
-      // ?verbose=1: the settings every process must share, to compare processes (no secret in them).
-      const verbose = req.query.verbose === '1' || req.query.verbose === 'true';
-      // and, of several processes on one port (WEB_CONCURRENCY), which one answered
-      const slot = processSlot();
-      const process = slot === undefined ? undefined : Number(slot);
-      res.json(
-        verbose && options.sharedSettings
-          ? {
-              success: true,
-              status: 'ok',
-              ...(process !== undefined && { process }),
-              ...buildInfo(),
-              ...options.sharedSettings,
-              ...readsHealth(readModel, options.reads),
-            }
-          : { success: true, status: 'ok' },
-      );
-    } catch (err) {
-      res.locals.log.warn({ error: describeError(err) }, 'health check failed');
-      sendError(res, new AppError('UNAVAILABLE', ['The database is not reachable']));
-    }
-  });
+  app.get(
+    '/healthz',
+    healthHandler({ db, readModel, reads: options.reads, sharedSettings: options.sharedSettings }),
+  );
 
   // redeliver and ping send at once, for their request (the dispatcher has its own)
   const sendWebhook = createPoster({
