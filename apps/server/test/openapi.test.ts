@@ -41,6 +41,7 @@ const ENDPOINTS = [
   { op: 'GET /api/tags', keyed: false },
   { op: 'PATCH /api/tags/{slug}', keyed: true },
   { op: 'POST /api/tags/{slug}/merge', keyed: true },
+  { op: 'POST /api/tags/{slug}/unmerge', keyed: true },
   { op: 'GET /api/projects/by-url', keyed: false },
   { op: 'POST /api/projects/{slug}/merge', keyed: true },
   { op: 'GET /api/projects/duplicates', keyed: true },
@@ -124,7 +125,7 @@ function expectedErrors(op: Op, keyed: boolean): Record<string, string[]> {
     ...(path.includes('{') || path.endsWith('/by-url') ? [404] : []),
     408,
     ...(method === 'PATCH' ||
-    /\/(complete|heartbeat|release|merge|revert|restore|lock|rotate)$/.test(path) ||
+    /\/(complete|heartbeat|release|merge|unmerge|revert|restore|lock|rotate)$/.test(path) ||
     op === 'DELETE /api/projects/{slug}'
       ? op === 'GET /api/restore'
         ? []
@@ -417,7 +418,7 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(get, await call(get, id(b), { key: false }), 200);
     });
 
-    it('renames and merges tags', async () => {
+    it('renames, merges and unmerges tags', async () => {
       const run = Math.random().toString(36).slice(2, 8);
       const [a, b] = [
         { name: `甲${run}`, nameEn: `Alpha ${run}` },
@@ -441,6 +442,14 @@ describe.each(targets)('the OpenAPI document on $name', (target) => {
       conforms(merge, await call(merge, { slug: sa }, { body: { into: sa } }), 409);
       conforms(merge, await call(merge, { slug: sa }, { body: { into: sb } }), 200);
       conforms(merge, await call(merge, { slug: sa }, { body: { into: sb }, ...hugeHeaders }), 431);
+      const unmerge = 'POST /api/tags/{slug}/unmerge';
+      conforms(unmerge, await call(unmerge, { slug: sa }, { body: {}, key: false }), 401);
+      conforms(unmerge, await call(unmerge, { slug: sa }, { ...tooLarge, key: false }), 413);
+      conforms(unmerge, await call(unmerge, { slug: 'x'.repeat(201) }, { body: {} }), 400);
+      conforms(unmerge, await call(unmerge, { slug: 'no-such-tag' }, { body: {} }), 404);
+      conforms(unmerge, await call(unmerge, { slug: sb }, { body: {} }), 409);
+      conforms(unmerge, await call(unmerge, { slug: sa }, { body: {} }), 200);
+      conforms(unmerge, await call(unmerge, { slug: sa }, { body: {}, ...hugeHeaders }), 431);
     });
 
     it('merges, aliases, by-url and duplicates', async () => {

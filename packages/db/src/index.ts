@@ -150,6 +150,7 @@ export {
   TAG_VOCABULARY,
   type TagRow,
 } from './tags/curate.ts';
+export { recordMerge, setMergeRevisions } from './tags/merge-record.ts';
 export {
   findTagsByName,
   findTakenTagSlugs,
@@ -157,6 +158,7 @@ export {
   type StoredTag,
   type TagLookup,
 } from './tags/read.ts';
+export { findTagMerge, type MovedProject, unmergeTagRows } from './tags/unmerge.ts';
 export { fillTagNamesEn, insertTags } from './tags/write.ts';
 export { findTaskById, lockTaskById, type QueuePosition, readTaskPage } from './tasks/read.ts';
 export { insertTasks, type NewTask, type TaskChange, updateTaskIfStatus } from './tasks/write.ts';

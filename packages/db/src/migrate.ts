@@ -29,6 +29,7 @@ import * as searchPins from './migrations/2026_11_28_001220_search_pins.ts';
 import * as feedCluster from './migrations/2026_11_28_001300_feed_cluster.ts';
 import * as exportScope from './migrations/2026_11_29_001400_export_scope.ts';
 import * as restores from './migrations/2026_11_29_001410_restores.ts';
+import * as tagMerges from './migrations/2026_11_29_001500_tag_merges.ts';
 import type { Database } from './tables.ts';
 
 /** Migrations are listed here (not read from disk) so they work the same from source and bundles. */
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_001300_feed_cluster': feedCluster,
   '2026_11_29_001400_export_scope': exportScope,
   '2026_11_29_001410_restores': restores,
+  '2026_11_29_001500_tag_merges': tagMerges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -232,7 +232,8 @@ export type RevisionVia =
   | 'lock'
   | 'edit'
   | 'tag-merge'
-  | 'import-restore';
+  | 'import-restore'
+  | 'tag-unmerge';
 
 /** A project's revisions (migration 2026_11_25_000800_history): the whole project as of each write. */
 export interface ProjectRevisionsTable {

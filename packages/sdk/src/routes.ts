@@ -110,6 +110,8 @@ export const ROUTES = {
     rename: { method: 'PATCH', path: '/api/tags/{slug}', repeatable: true },
     // a merge repeated after it took effect answers as the first did
     merge: { method: 'POST', path: '/api/tags/{slug}/merge', repeatable: true },
+    // an unmerge repeated after it took effect answers 409 (the tag is not merged by then)
+    unmerge: { method: 'POST', path: '/api/tags/{slug}/unmerge', repeatable: false },
   },
   search: {
     synonyms: { method: 'GET', path: '/api/search/synonyms', repeatable: true },

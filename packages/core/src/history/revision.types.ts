@@ -22,6 +22,7 @@ export const RevisionSummary = z
       'edit',
       'tag-merge',
       'import-restore',
+      'tag-unmerge',
     ]),
     source: z.string().nullable().meta({ description: "The project's `source` as this write left it" }),
     taskId: z

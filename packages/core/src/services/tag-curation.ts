@@ -3,12 +3,15 @@ import {
   type Database,
   findTagById,
   findTagBySlug,
+  findTagMerge,
   findTagNamed,
   type Kysely,
   lockTagVocabulary,
   mergeTag as mergeTagRows,
   renameTag as renameTagRow,
+  setMergeRevisions,
   type TagRow,
+  unmergeTagRows,
 } from '@directory/db';
 import { AppError } from '../errors.ts';
 import type { CuratedTag } from '../tags/tag.types.ts';
@@ -101,11 +104,72 @@ export async function mergeTag(
   if (into.id === from.id)
     throw new AppError('CONFLICT', [`Tag "${slug}" cannot be merged into itself or into one of its aliases`]);
   const ids = await mergeTagRows(trx, from.id, into.id);
-  for (let i = 0; i < ids.length; i += REVISION_CHUNK)
-    await recordRevisions(
+  for (let i = 0; i < ids.length; i += REVISION_CHUNK) {
+    const stored = await recordRevisions(
       trx,
       ids.slice(i, i + REVISION_CHUNK).map((projectId) => ({ projectId, action: 'updated' as const })),
       { via: 'tag-merge', actor },
     );
+    // what an unmerge compares with (docs/decisions.md#what-changed-since-a-tag-merge-means)
+    await setMergeRevisions(trx, from.id, stored);
+  }
   return { tag: await curated(trx, into), merged: from.slug, projectsChanged: ids.length };
+}
+
+/** Why a project the merge moved keeps its tags, by slug (its id if it was deleted). */
+export interface SkippedProject {
+  slug: string;
+  reason: string;
+}
+
+/**
+ * Undoes the merge of the tag `slug` (docs/curation.md#undoing-a-merge): it is a tag of its own
+ * again, with the names and aliases it had, and the projects the merge moved that nothing changed
+ * since get their tags back as before the merge, one revision each (via "tag-unmerge").
+ */
+export async function unmergeTag(
+  trx: Kysely<Database>,
+  slug: string,
+  actor: string | null,
+): Promise<{ tag: CuratedTag; from: CuratedTag; projectsChanged: number; skipped: SkippedProject[] }> {
+  await lockTagVocabulary(trx);
+  const found = await tagOf(trx, slug);
+  if (found.alias_of === null)
+    throw new AppError('CONFLICT', [`Tag "${slug}" is not merged into another tag`]);
+  const target = await targetOf(trx, found);
+  const merge = await findTagMerge(trx, found.id);
+  if (!merge)
+    throw new AppError('CONFLICT', [
+      `The merge of tag "${slug}" into "${target.slug}" was not recorded: it cannot be undone`,
+    ]);
+  if (found.name === null)
+    throw new AppError('CONFLICT', [
+      `Tag "${target.slug}" took the name of "${slug}" since the merge: rename it first, then undo the merge`,
+    ]);
+  for (const [field, value] of [
+    ['name', found.name],
+    ['nameEn', found.name_en],
+  ] as const) {
+    if (value === null) continue;
+    const other = await findTagNamed(trx, value, found.id);
+    if (other && other.alias_of === null)
+      throw new AppError('CONFLICT', [
+        `${field}: tag "${other.slug}" is named "${value}" now; rename it first`,
+      ]);
+  }
+  const moved = await unmergeTagRows(trx, found.id, target.id, merge.aliases);
+  const restored = moved.filter((m) => m.skip === null).map((m) => m.projectId);
+  for (let i = 0; i < restored.length; i += REVISION_CHUNK)
+    await recordRevisions(
+      trx,
+      restored.slice(i, i + REVISION_CHUNK).map((projectId) => ({ projectId, action: 'updated' as const })),
+      { via: 'tag-unmerge', actor },
+    );
+  const tag = live({ ...found, alias_of: null });
+  return {
+    tag: await curated(trx, tag),
+    from: await curated(trx, target),
+    projectsChanged: restored.length,
+    skipped: moved.flatMap((m) => (m.skip === null ? [] : [{ slug: m.slug ?? m.projectId, reason: m.skip }])),
+  };
 }

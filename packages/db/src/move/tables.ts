@@ -26,6 +26,9 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: 'links' },
   { name: 'project_aliases' },
   { name: 'project_revisions' },
+  // what undoing a tag merge needs (docs/curation.md#undoing-a-merge)
+  { name: 'tag_merges' },
+  { name: 'tag_merge_projects' },
   { name: 'duplicate_dismissals' },
   { name: 'discovery_tasks' },
   { name: 'discovery_task_counts', fresh: 'n = 0' },

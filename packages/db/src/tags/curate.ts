@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../tables.ts';
+import { recordMerge } from './merge-record.ts';
 
 type Db = Kysely<Database>;
 
@@ -88,7 +89,7 @@ export async function renameTag(db: Db, id: string, names: { name: string; nameE
 }
 
 /** One `tag.updated` change per tag (the feed: the read models and subscribers). */
-async function insertTagChanges(db: Db, ids: string[]) {
+export async function insertTagChanges(db: Db, ids: string[]) {
   await sql`
     insert into changes (type, tag_id, slug)
     select 'tag.updated', t.id, t.slug from tags t where t.id = any(${ids}::text[]) order by t.id
@@ -110,6 +111,7 @@ export async function mergeTag(db: Db, from: string, into: string): Promise<stri
     order by p.id for update
   `.execute(db);
   const ids = projects.map((p) => p.id);
+  await recordMerge(db, from, into, ids);
   if (ids.length > 0) {
     const { rows: pairs } = await sql<{ project_id: string }>`
       with pairs as (

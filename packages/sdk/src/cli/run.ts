@@ -10,7 +10,7 @@ import { addTasks } from './commands/add-tasks.ts';
 import { changes } from './commands/changes.ts';
 import { checkUrls } from './commands/check-urls.ts';
 import { createKey } from './commands/create-key.ts';
-import { mergeTag, renameTag } from './commands/curate-tags.ts';
+import { mergeTag, renameTag, unmergeTag } from './commands/curate-tags.ts';
 import { deleteProject } from './commands/delete-project.ts';
 import { diffRevisions } from './commands/diff-revisions.ts';
 import { exportProjects } from './commands/export-projects.ts';
@@ -49,6 +49,7 @@ export const COMMANDS: Command[] = [
   listTags,
   renameTag,
   mergeTag,
+  unmergeTag,
   addTasks,
   listTasks,
   taskStats,

@@ -75,3 +75,36 @@ Example:
     return EXIT_OK;
   },
 };
+
+export const unmergeTag: Command = {
+  name: 'tags unmerge',
+  summary: 'Undo the merge of a tag: the alias is its own tag again',
+  synopsis: 'tags unmerge <slug>',
+  help: `
+Needs a key with curate. <slug> is a tag merged into another (an alias). It becomes a tag of its
+own again, with its names and the aliases it had, and the projects the merge moved get their tags
+back as before it, one revision each; a project changed since the merge keeps its tags and is
+listed as skipped. Exit 1 for an unknown slug, a tag that is not merged, a merge made before merges
+were recorded, or names another tag took since.
+
+With --json, stdout is the service's reply { success, tag, from, projectsChanged, skipped }.
+
+Example:
+  directory tags unmerge llm-2`,
+  options: {},
+  args: { min: 1, max: 1 },
+
+  async run(ctx) {
+    const [slug] = ctx.positionals as [string];
+    const reply = await orFailed(ctx.warn, () => ctx.client.tags.unmerge({ slug }));
+    if (!reply) return EXIT_FAILED;
+    if (ctx.json) printJson(ctx, reply);
+    else {
+      ctx.print(
+        `Unmerged ${names(reply.tag)} from ${reply.from.slug}: ${reply.projectsChanged} project(s) changed`,
+      );
+      for (const s of reply.skipped) ctx.print(`  skipped ${s.slug}: ${s.reason}`);
+    }
+    return EXIT_OK;
+  },
+};
