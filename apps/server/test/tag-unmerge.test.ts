@@ -54,9 +54,9 @@ describe.each(targets)('POST /api/tags/{slug}/unmerge on $name', (target) => {
       project({ tags: [old, other, into] }),
       project({ tags: [into] }),
     ]);
-    const [oldSlug, intoSlug, otherSlug, aliasSlug] = await Promise.all(
+    const [oldSlug, intoSlug, otherSlug, aliasSlug] = (await Promise.all(
       [old, into, other, alias].map((t) => slugOfTag(t.name)),
-    );
+    )) as [string, string, string, string];
     await merge(aliasSlug, oldSlug);
     await merge(oldSlug, intoSlug);
     expect(await tagsOf(both!.slug)).toEqual([intoSlug, otherSlug]);
@@ -107,7 +107,10 @@ describe.each(targets)('POST /api/tags/{slug}/unmerge on $name', (target) => {
       editedInput,
       project({ tags: [into] }),
     ]);
-    const [oldSlug, intoSlug] = await Promise.all([old, into].map((t) => slugOfTag(t.name)));
+    const [oldSlug, intoSlug] = (await Promise.all([old, into].map((t) => slugOfTag(t.name)))) as [
+      string,
+      string,
+    ];
     await merge(oldSlug, intoSlug);
     const [again] = await upsert([{ ...editedInput, description: 'Edited after the merge.' }]);
     expect(again).toMatchObject({ slug: edited!.slug, action: 'updated' });
@@ -124,7 +127,10 @@ describe.each(targets)('POST /api/tags/{slug}/unmerge on $name', (target) => {
   it('is 409 when the names were taken since, changing nothing', async () => {
     const [old, into] = [fresh('Taken'), fresh('Taker')];
     const [p] = await upsert([project({ tags: [old] }), project({ tags: [into] })]);
-    const [oldSlug, intoSlug] = await Promise.all([old, into].map((t) => slugOfTag(t.name)));
+    const [oldSlug, intoSlug] = (await Promise.all([old, into].map((t) => slugOfTag(t.name)))) as [
+      string,
+      string,
+    ];
     await merge(oldSlug, intoSlug);
     const took = await s.call('PATCH', `/api/tags/${intoSlug}`, { body: { nameEn: old.nameEn } });
     expect(took.status, took.text).toBe(200);
@@ -148,7 +154,10 @@ describe.each(targets)('POST /api/tags/{slug}/unmerge on $name', (target) => {
     async () => {
       const [old, into] = [fresh('Race'), fresh('Goal')];
       const [p] = await upsert([project({ tags: [old] }), project({ tags: [into] })]);
-      const [oldSlug, intoSlug] = await Promise.all([old, into].map((t) => slugOfTag(t.name)));
+      const [oldSlug, intoSlug] = (await Promise.all([old, into].map((t) => slugOfTag(t.name)))) as [
+        string,
+        string,
+      ];
       await merge(oldSlug, intoSlug);
       const writes = Array.from({ length: 30 }, (_, i) =>
         new Promise((r) => setTimeout(r, i * 3)).then(() =>

@@ -280,6 +280,25 @@ export interface RestoresTable {
   finished_at: NullableTimestamp;
 }
 
+/**
+ * The last merge of each merged tag that can still be undone (migration 2026_11_29_001500_tag_merges,
+ * docs/curation.md#undoing-a-merge): the tag it went into and the aliases it had then.
+ */
+export interface TagMergesTable {
+  tag_id: string;
+  into_id: string;
+  aliases: string[];
+  merged_at: Generated<Timestamp>;
+}
+
+/** The projects a recorded tag merge moved: their tag ids before it, in order, and the revision it stored. */
+export interface TagMergeProjectsTable {
+  tag_id: string;
+  project_id: string;
+  tags: string[];
+  revision: Generated<number>;
+}
+
 /** Named keys (migration 2026_11_26_000960_api_keys): the SHA-256 of each key, never the key. */
 export interface ApiKeysTable {
   id: string;
@@ -347,6 +366,8 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   database_instance: DatabaseInstanceTable;
   restores: RestoresTable;
+  tag_merges: TagMergesTable;
+  tag_merge_projects: TagMergeProjectsTable;
 }
 
 /** The columns of a project as the API shows it (the search columns are the service's own). */
