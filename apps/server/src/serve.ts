@@ -36,14 +36,15 @@ try {
 const logger = createLogger(config.logLevel);
 
 let handle: Awaited<ReturnType<typeof connect>>;
+// the migrations this start applied: logged with `listening`, so that a start that fails says one line
+let applied: string[] = [];
 try {
   handle = await connect(config.databaseUrl, {
     poolSize: config.dbPoolSize,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
   });
-  const applied = await migrateToLatest(handle.db, { urlKey });
-  if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+  applied = await migrateToLatest(handle.db, { urlKey });
 } catch (err) {
   const { message, code } = describeError(err);
   cannotStart(
@@ -226,6 +227,7 @@ server.once('listening', () => {
   const banner = startBanner({ isTTY: process.stdout.isTTY, host: config.host, port });
   if (banner && (cluster.worker?.id ?? 1) === 1) console.log(banner);
   logger.info(shared, 'settings that must match across processes');
+  if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
   logger.info({ url: `http://${config.host}:${port}`, database: redact(config.databaseUrl) }, 'listening');
   if (!listenWhenReady) void startReadModel();
 });
