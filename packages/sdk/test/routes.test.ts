@@ -26,7 +26,7 @@ describe('the SDK route table', () => {
     expect(sdk).toEqual(serverRoutes());
   });
 
-  it('marks exactly the deletes, status change, complete, claim, release, merge, restore (a deleted project, a batch of an export), edit, redeliver, webhook create and key create and rotate, webhook secret rotation as not repeatable', () => {
+  it('marks exactly the deletes, status change, complete, claim, release, merge, restore (a deleted project, a batch of an export), tag unmerge, edit, redeliver, webhook create and key create and rotate, webhook secret rotation as not repeatable', () => {
     const once = Object.entries(ROUTES).flatMap(([namespace, routes]) =>
       Object.entries(routes)
         .filter(([, r]) => !r.repeatable)
@@ -40,6 +40,7 @@ describe('the SDK route table', () => {
       'projects.merge',
       'projects.restore',
       'restore.batch',
+      'tags.unmerge',
       'tasks.claim',
       'tasks.complete',
       'tasks.release',
