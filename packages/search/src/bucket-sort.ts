@@ -1,5 +1,5 @@
+import type { Coded } from './coded.ts';
 import type { SearchContext } from './context.ts';
-import type { Coded } from './matching.ts';
 import { bucketScoreOf } from './ranking.ts';
 import { attribute } from './rules/attribute.ts';
 import { exactness } from './rules/exactness.ts';

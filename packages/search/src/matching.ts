@@ -1,9 +1,10 @@
-import type { BitPool, Bits } from './bitmap.ts';
+import type { Bits } from './bitmap.ts';
 import type { TagMatch } from './caches.ts';
+import { Coded, combine } from './coded.ts';
 import type { SearchContext } from './context.ts';
 import { MAX_QUERY_TERMS, MAX_TYPO_TERMS, MAX_TYPO_WORDS } from './limits.ts';
 import { keptWords } from './matching-strategy.ts';
-import { CLASS_DESCRIPTION, CLASS_NAME, CLASS_TAG, matchCode, worseOf } from './ranking.ts';
+import { CLASS_DESCRIPTION, CLASS_NAME, CLASS_TAG, matchCode } from './ranking.ts';
 import { splitAndJoin } from './split-join.ts';
 import type { Store } from './store.ts';
 import { cjkGramsOf } from './terms.ts';
@@ -16,7 +17,7 @@ import type { Word } from './word.ts';
  * Matching: the query cut into words (synonym terms of several tokens are one word); each
  * word's documents by their best match code (ranking.ts), from the postings of the tokens
  * the vocabulary expands it to, the CJK grams, and the tags; the words intersected. Every set
- * is a bitmap per match code (Coded), made a word of 32 documents at a time: a posting list
+ * is a bitmap per match code (Coded, coded.ts), made a word of 32 documents at a time: a posting list
  * with a document per 32 of the directory is OR-ed as its bitmap, a sparser one bit by bit;
  * a word's best code per document is its codes taken from the best down, each AND NOT the
  * better ones; two words combine code by code (AND, into the code of the worse of the two). */
@@ -82,89 +83,6 @@ export function queryWords(ix: Store, q: string): { words: Word[]; terms: string
     }
   }
   return { words, terms };
-}
-
-/**
- * Documents by match code: at[c] holds the documents whose code is c, the sets disjoint once
- * resolved; `codes` lists the codes present, best first.
- */
-export class Coded {
-  readonly at: (Bits | undefined)[] = [];
-  codes: number[] = [];
-  private all: Bits | undefined;
-
-  constructor(private readonly pool: BitPool) {}
-
-  /** The set of a code (made empty when new). */
-  layer(code: number): Bits {
-    let b = this.at[code];
-    if (!b) {
-      b = this.pool.take();
-      this.at[code] = b;
-      this.codes.push(code);
-      this.all = undefined;
-    }
-    return b;
-  }
-
-  /** Keeps each document in its best code only (codes are "bigger is better"). */
-  resolve(): this {
-    this.codes = this.codes.filter((c) => !this.at[c]!.empty).sort((a, b) => b - a);
-    if (this.codes.length > 1) {
-      const seen = this.pool.take();
-      for (const c of this.codes) {
-        const b = this.at[c]!;
-        b.andNot(seen);
-        seen.or(b);
-      }
-      this.all = seen;
-      this.codes = this.codes.filter((c) => !this.at[c]!.empty);
-    }
-    return this;
-  }
-
-  /** Every document of the set (resolved sets only). */
-  get union(): Bits {
-    if (!this.all) {
-      if (this.codes.length === 1) this.all = this.at[this.codes[0]!]!;
-      else {
-        this.all = this.pool.take();
-        for (const c of this.codes) this.all.or(this.at[c]!);
-      }
-    }
-    return this.all;
-  }
-
-  /** The code of a document of the set (0 when it is not in it). */
-  codeOf(d: number): number {
-    for (const c of this.codes) if (this.at[c]!.has(d)) return c;
-    return 0;
-  }
-
-  /** Keeps only the documents of a set (the filters' bitmap). */
-  restrict(keep: Bits): void {
-    for (const c of this.codes) this.at[c]!.and(keep);
-    this.codes = this.codes.filter((c) => !this.at[c]!.empty);
-    this.all = undefined;
-  }
-}
-
-/** The documents in both sets, each under the worse of its two codes. */
-function combine(pool: BitPool, a: Coded, b: Coded): Coded {
-  const out = new Coded(pool);
-  for (const ca of a.codes)
-    for (const cb of b.codes) {
-      const code = worseOf(ca, cb);
-      const had = out.at[code] !== undefined;
-      const layer = out.layer(code);
-      if (!a.at[ca]!.andInto(b.at[cb]!, layer) && !had) {
-        // nothing in common: leave the code out
-        out.at[code] = undefined;
-        out.codes.pop();
-      }
-    }
-  out.codes.sort((x, y) => x - y).reverse();
-  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Bits } from '../bitmap.ts';
+import type { Coded } from '../coded.ts';
 import type { SearchContext } from '../context.ts';
-import type { Coded, Matched } from '../matching.ts';
+import type { Matched } from '../matching.ts';
 import { KEY_EXACT, KEY_EXACT_SYNONYM, KEY_NONE, KEY_PREFIX, KEY_PREFIX_SYNONYM } from '../ranking.ts';
 import type { Position } from '../sorted-list.ts';
 import { KEYS } from '../store-state.ts';

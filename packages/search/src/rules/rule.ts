@@ -1,6 +1,6 @@
 import type { Bits } from '../bitmap.ts';
+import type { Coded } from '../coded.ts';
 import type { SearchContext } from '../context.ts';
-import type { Coded } from '../matching.ts';
 import { codeTypos, KEY_EXACT, KEY_NONE, score } from '../ranking.ts';
 
 /*
