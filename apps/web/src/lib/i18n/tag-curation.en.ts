@@ -13,7 +13,7 @@ export const tagCurationEn = {
   // the curation page
   curateTagsTitle: 'Curate tags',
   curateTagsHelp:
-    'Rename a tag in either language, or merge a tag into another: its projects get the tag kept, and its address and names become an alias of it.',
+    'Rename a tag in either language, or merge a tag into another: its projects get the tag kept, and its address and names become an alias of it. A merge can be undone from the alias.',
   allTags: 'All tags',
   tagSlug: 'Address',
   tagAliases: (slugs: string) => `Aliases: ${slugs}`,
@@ -33,10 +33,33 @@ export const tagCurationEn = {
   mergeAway: 'Merged away',
   mergeKept: 'Kept',
   mergeWhat: (from: string, into: string, n: number) =>
-    `${n === 1 ? 'The project' : `The ${n} projects`} tagged “${from}” ${n === 1 ? 'gets' : 'get'} “${into}” in its place; “${from}” becomes an alias of “${into}” (filters and writes naming it get “${into}”). This cannot be undone here.`,
+    `${n === 1 ? 'The project' : `The ${n} projects`} tagged “${from}” ${n === 1 ? 'gets' : 'get'} “${into}” in its place; “${from}” becomes an alias of “${into}” (filters and writes naming it get “${into}”). It can be undone afterwards, with “Undo merge” on “${into}”.`,
   mergeTagYes: (from: string, into: string) => `Merge ${from} into ${into}`,
   tagMergedNote: (from: string, into: string, n: number) =>
     `Merged ${from} into ${into}: ${n} ${n === 1 ? 'project' : 'projects'} changed.`,
   tagMergeConflict:
     'This merge is refused: a tag cannot be merged into itself or one of its aliases, nor merged twice. Reload the list.',
+  // undoing a merge, from the alias (docs/curation.md#undoing-a-merge)
+  unmergeTag: (alias: string) => `Undo merge of ${alias}…`,
+  unmergeTitle: (alias: string) => `Undo the merge of ${alias}`,
+  unmergeWhat: (alias: string, into: string) =>
+    `“${alias}” becomes a tag of its own again, with the names and aliases it had, and the projects the merge moved to “${into}” get it back (one revision each). A project changed since the merge keeps its tags as they are; it is listed afterwards.`,
+  unmergeYes: 'Undo merge',
+  unmergedNote: (name: string, n: number) =>
+    `Merge undone: ${name} is a tag of its own again; ${n} ${n === 1 ? 'project has' : 'projects have'} it again.`,
+  unmergeSkipped: (n: number) =>
+    n === 1
+      ? '1 project was left as it was: it changed after the merge, so its tags now are a later choice.'
+      : `${n} projects were left as they were: they changed after the merge, so their tags now are a later choice.`,
+  unmergeReason: {
+    'changed since the merge': 'changed since the merge',
+    deleted: 'deleted since the merge',
+    'a tag of it was merged since': 'another of its tags was merged since',
+  } as Record<string, string>,
+  unmergeBecause: (reason: string) => `(${reason})`,
+  unmergeNotMerged: 'This tag is not merged any more (the merge was undone already). Reload the list.',
+  unmergeNotRecorded: 'This merge was made before merges were recorded: it cannot be undone.',
+  unmergeNameTaken:
+    'Another tag has taken this tag’s name since the merge: rename that tag first, then undo the merge.',
+  unmergeConflict: 'This merge cannot be undone now (see below). Reload the list.',
 };

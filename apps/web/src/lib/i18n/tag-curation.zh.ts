@@ -7,7 +7,7 @@ export const tagCurationZh: typeof tagCurationEn = {
   curateTagsLink: '重命名与合并标签',
   curateTagsTitle: '整理标签',
   curateTagsHelp:
-    '修改标签的中文或英文名称，或把一个标签合并到另一个：它的项目改用保留的标签，它的地址和名称成为保留标签的别名。',
+    '修改标签的中文或英文名称，或把一个标签合并到另一个：它的项目改用保留的标签，它的地址和名称成为保留标签的别名。合并可以在别名处撤销。',
   allTags: '全部标签',
   tagSlug: '地址',
   tagAliases: (slugs) => `别名：${slugs}`,
@@ -27,8 +27,25 @@ export const tagCurationZh: typeof tagCurationEn = {
   mergeAway: '被合并',
   mergeKept: '保留',
   mergeWhat: (from, into, n) =>
-    `带“${from}”标签的 ${n} 个项目改用“${into}”；“${from}”成为“${into}”的别名（按它筛选或写入都会得到“${into}”）。此操作无法在这里撤销。`,
+    `带“${from}”标签的 ${n} 个项目改用“${into}”；“${from}”成为“${into}”的别名（按它筛选或写入都会得到“${into}”）。之后可以在“${into}”处用“撤销合并”撤销。`,
   mergeTagYes: (from, into) => `把 ${from} 合并到 ${into}`,
   tagMergedNote: (from, into, n) => `已把 ${from} 合并到 ${into}：${n} 个项目有改动。`,
   tagMergeConflict: '合并被拒绝：标签不能合并到它自己或它的别名，也不能合并两次。请重新加载列表。',
+  unmergeTag: (alias) => `撤销合并 ${alias}…`,
+  unmergeTitle: (alias) => `撤销 ${alias} 的合并`,
+  unmergeWhat: (alias, into) =>
+    `“${alias}”重新成为独立的标签，恢复合并前的名称和别名；合并时改用“${into}”的项目重新得到它（每个项目记一个版本）。合并之后有过改动的项目保留现有标签，完成后会列出。`,
+  unmergeYes: '撤销合并',
+  unmergedNote: (name, n) => `已撤销合并：${name} 重新成为独立的标签，${n} 个项目重新带有它。`,
+  unmergeSkipped: (n) => `合并之后有过改动的 ${n} 个项目保持原样，它们现有的标签是之后的选择：`,
+  unmergeReason: {
+    'changed since the merge': '合并之后有过改动',
+    deleted: '合并之后已删除',
+    'a tag of it was merged since': '它的另一个标签之后被合并',
+  },
+  unmergeBecause: (reason) => `（${reason}）`,
+  unmergeNotMerged: '这个标签已不再是别名（合并已被撤销）。请重新加载列表。',
+  unmergeNotRecorded: '这次合并发生在开始记录合并之前，无法撤销。',
+  unmergeNameTaken: '合并之后，另一个标签用了这个标签的名称：请先重命名那个标签，再撤销合并。',
+  unmergeConflict: '现在无法撤销这次合并（见下方）。请重新加载列表。',
 };

@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../../../components/error-note.tsx';
 import { KeyGate } from '../../../components/key-gate.tsx';
 import { LoadMore } from '../../../components/load-more.tsx';
@@ -9,13 +9,17 @@ import { Link } from '../../../lib/router.tsx';
 import { findTags, type TagsReply } from '../api/find-tags.ts';
 import { TagMerge } from './tag-merge.tsx';
 import { TagRename } from './tag-rename.tsx';
+import { TagUnmerge } from './tag-unmerge.tsx';
 
 type Tag = TagsReply['tags'][number];
-type Open = { slug: string; kind: 'rename' | 'merge' } | null;
+/** What is open on one tag: its rename, its merge, or the undoing of the merge of one of its aliases. */
+type Action = { kind: 'rename' | 'merge' } | { kind: 'unmerge'; alias: string };
+type Open = (Action & { slug: string }) | null;
 
 /**
  * Curating the vocabulary (docs/curation.md#tags), for a key with `curate`: every tag with its
- * names, address, project count and aliases; rename one, or merge it into another.
+ * names, address, project count and aliases; rename one, merge it into another, or undo the merge
+ * of one of its aliases (docs/curation.md#undoing-a-merge).
  */
 export default function CurateTagsPage() {
   const { t } = useI18n();
@@ -34,7 +38,7 @@ function CurateTags() {
   const [q, setQ] = useState('');
   const [sort, setSort] = useState<'count' | 'name'>('name');
   const [open, setOpen] = useState<Open>(null);
-  const [note, setNote] = useState<string | null>(null);
+  const [note, setNote] = useState<ReactNode>(null);
   useEffect(() => {
     const timer = setTimeout(() => setQ(text.trim()), 150);
     return () => clearTimeout(timer);
@@ -47,7 +51,7 @@ function CurateTags() {
     placeholderData: keepPreviousData,
   });
   const tags = query.data?.pages.flatMap((p) => p.tags) ?? [];
-  const done = (message: string) => {
+  const done = (message: ReactNode) => {
     setOpen(null);
     setNote(message);
     // every list of tags (this one, the Tags page, a merge's choices) and the projects' tags
@@ -76,9 +80,9 @@ function CurateTags() {
           <option value="count">{t.tagCount}</option>
         </select>
       </div>
-      <p role="status" className="note">
+      <div role="status" className="note">
         {note}
-      </p>
+      </div>
       {query.isError && <ErrorNote error={query.error} onRetry={() => query.refetch()} />}
       {query.isPending && <p className="muted">{t.loading}</p>}
       <ul className="curate-list">
@@ -86,10 +90,10 @@ function CurateTags() {
           <li key={tag.id} data-tag={tag.slug}>
             <TagRow
               tag={tag}
-              open={open?.slug === tag.slug ? open.kind : null}
-              onOpen={(kind) => {
+              open={open?.slug === tag.slug ? open : null}
+              onOpen={(action) => {
                 setNote(null);
-                setOpen(kind ? { slug: tag.slug, kind } : null);
+                setOpen(action ? { ...action, slug: tag.slug } : null);
               }}
               onDone={done}
             />
@@ -103,9 +107,9 @@ function CurateTags() {
 
 function TagRow(props: {
   tag: Tag;
-  open: 'rename' | 'merge' | null;
-  onOpen(kind: 'rename' | 'merge' | null): void;
-  onDone(note: string): void;
+  open: Action | null;
+  onOpen(action: Action | null): void;
+  onDone(note: ReactNode): void;
 }) {
   const { tag } = props;
   const { t, lang } = useI18n();
@@ -131,19 +135,38 @@ function TagRow(props: {
       </div>
       {props.open === null && (
         <div className="row">
-          <button type="button" className="ghost" onClick={() => props.onOpen('rename')}>
+          <button type="button" className="ghost" onClick={() => props.onOpen({ kind: 'rename' })}>
             {t.renameTag(name)}
           </button>
-          <button type="button" className="ghost" onClick={() => props.onOpen('merge')}>
+          <button type="button" className="ghost" onClick={() => props.onOpen({ kind: 'merge' })}>
             {t.mergeTag(name)}
           </button>
+          {tag.aliases.map((alias) => (
+            <button
+              key={alias}
+              type="button"
+              className="ghost"
+              data-unmerge={alias}
+              onClick={() => props.onOpen({ kind: 'unmerge', alias })}
+            >
+              {t.unmergeTag(alias)}
+            </button>
+          ))}
         </div>
       )}
-      {props.open === 'rename' && (
+      {props.open?.kind === 'rename' && (
         <TagRename tag={tag} onDone={props.onDone} onCancel={() => props.onOpen(null)} />
       )}
-      {props.open === 'merge' && (
+      {props.open?.kind === 'merge' && (
         <TagMerge tag={tag} onDone={props.onDone} onCancel={() => props.onOpen(null)} />
+      )}
+      {props.open?.kind === 'unmerge' && (
+        <TagUnmerge
+          tag={tag}
+          alias={props.open.alias}
+          onDone={props.onDone}
+          onCancel={() => props.onOpen(null)}
+        />
       )}
     </article>
   );
