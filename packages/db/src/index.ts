@@ -170,9 +170,9 @@ export {
   findAttemptForRedelivery,
   listAttempts,
   recordAttempt,
-  recordAttempts,
   recordRedelivery,
 } from './webhooks/deliveries.ts';
+export { recordAttempts } from './webhooks/record-attempts.ts';
 export {
   deleteWebhookById,
   findWebhook,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { connect } from '../src/connect.ts';
 import { recordPing, sql } from '../src/index.ts';
 import { migrateToLatest } from '../src/migrate.ts';
-import { claimDeliveries, recordAttempts } from '../src/webhooks/deliveries.ts';
+import { claimDeliveries } from '../src/webhooks/deliveries.ts';
+import { recordAttempts } from '../src/webhooks/record-attempts.ts';
 
 // recordAttempts records a claimed batch in one statement with the outcome recordAttempt gives
 // the same attempts one after the other.
