@@ -5,13 +5,14 @@ import type { RequestWrites } from '../transaction.ts';
 import { Applier } from './apply.ts';
 import { buildFromDatabase, checkPins, checkSynonyms, restoreFromSnapshot } from './build.ts';
 import { type CachedProject, DetailCache } from './detail-cache.ts';
-import { FeedFollower, IDLE_WAIT_MS } from './follow.ts';
+import { FeedFollower } from './follow.ts';
 import { Held } from './held.ts';
 import { encodePosition } from './position.ts';
 import { read, readable } from './read.ts';
 import type { ReadModelOptions, ReadModelStats } from './read-model.types.ts';
 import { ModelState } from './snapshot-file.ts';
 import { Snapshots } from './snapshots.ts';
+import { type ModelLife, modelStats, newLife } from './stats.ts';
 import { Turns } from './turns.ts';
 import { pause, timer } from './waiting.ts';
 
@@ -50,17 +51,14 @@ export class ReadModel {
   private readonly turns = new Turns();
   private readonly snapshots: Snapshots | undefined;
   private stopped = false;
-  private built = false;
+  /** Built yet, in how long, from where, and when last up to date with the feed (stats.ts). */
+  private readonly life: ModelLife = newLife();
   private readonly readyWaiters: (() => void)[] = [];
-  private buildSeconds = 0;
-  private upToDateAt = Date.now();
   private loop: Promise<void> | undefined;
   private wakeLoop: (() => void) | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
   /** `version` when the last snapshot was written (or loaded): an unchanged model is not written again. */
   private savedVersion = -1;
-  /** How the model was made ready: built from the database, or loaded from a snapshot. */
-  private readyFrom: 'database' | 'snapshot' = 'database';
 
   constructor(options: ReadModelOptions) {
     const db = options.db;
@@ -82,7 +80,7 @@ export class ReadModel {
         await checkPins(this.held, this.reads.current().db, now);
       },
       upToDate: () => {
-        this.upToDateAt = Date.now();
+        this.life.upToDateAt = Date.now();
       },
       warn: (message, err) => this.warn(message, err),
     });
@@ -104,7 +102,7 @@ export class ReadModel {
   }
 
   get ready(): boolean {
-    return this.built;
+    return this.life.built;
   }
 
   /** Builds the model, then follows the feed until stop(). Resolves once built. */
@@ -125,7 +123,7 @@ export class ReadModel {
   /** Writes the model's snapshot now (when it has one to write, and changed since the last). */
   async saveSnapshot(): Promise<void> {
     const held = this.held;
-    if (!this.snapshots || !this.built || held.version === this.savedVersion) return;
+    if (!this.snapshots || !this.life.built || held.version === this.savedVersion) return;
     const version = held.version;
     const saved = await this.snapshots.save(
       (fn) => this.applier.exclusive(fn),
@@ -164,7 +162,7 @@ export class ReadModel {
   applyOwn(
     writes: Pick<RequestWrites, 'xids' | 'changes' | 'projects' | 'tags' | 'tagIds' | 'beyondProjects'>,
   ): Promise<void> {
-    return this.applier.applyOwn(writes, this.built);
+    return this.applier.applyOwn(writes, this.life.built);
   }
 
   // ————————————————————————————————————————— reading (read.ts)
@@ -176,7 +174,8 @@ export class ReadModel {
 
   /** Once built and at `minPosition` (waiting at most `ms`), else a 503 (read.ts). */
   readable(minPosition: string | undefined, ms = 5000): Promise<void> {
-    const model = { built: this.built, whenReady: () => this.whenReady(), wake: () => this.wakeLoop?.() };
+    const { built } = this.life;
+    const model = { built, whenReady: () => this.whenReady(), wake: () => this.wakeLoop?.() };
     return readable(this.held, model, minPosition, ms);
   }
 
@@ -209,30 +208,14 @@ export class ReadModel {
   }
 
   stats(): ReadModelStats {
-    const held = this.held;
-    const index = held.index.stats();
-    const cache = held.details.size;
-    return {
-      ready: this.built,
-      projects: index.projects,
-      tags: index.tags,
-      indexBytes: index.bytes,
-      cacheProjects: cache.projects,
-      cacheBytes: cache.bytes,
-      buildSeconds: this.buildSeconds,
-      readyFrom: this.readyFrom,
-      position: Number(held.freshness.horizon),
-      lagSeconds: this.built ? Math.max(0, (Date.now() - this.upToDateAt) / 1000 - IDLE_WAIT_MS / 1000) : 0,
-      applied: held.applied,
-      versions: held.versions.size,
-    };
+    return modelStats(this.held, this.life);
   }
 
   // ————————————————————————————————————————— the model's life: build, follow, stop
 
   private async run(): Promise<void> {
     await this.restore();
-    while (!this.stopped && !this.built && !this.feed.stopping) {
+    while (!this.stopped && !this.life.built && !this.feed.stopping) {
       try {
         await this.build();
       } catch (err) {
@@ -263,11 +246,11 @@ export class ReadModel {
     try {
       const ready = await restoreFromSnapshot(this.held, this.snapshots, this.follower, {
         stopped: () => this.stopped,
-        builtMeanwhile: () => this.built,
+        builtMeanwhile: () => this.life.built,
       });
       if (!ready) return;
       this.savedVersion = this.held.version;
-      this.readyFrom = 'snapshot';
+      this.life.readyFrom = 'snapshot';
       this.becomeReady(started);
     } catch (err) {
       this.warn('cannot start from the read model snapshot; building from the database', err);
@@ -279,14 +262,14 @@ export class ReadModel {
     await buildFromDatabase(this.held, this.reads.current().db, this.follower, (fn) =>
       this.applier.exclusive(fn),
     );
-    this.readyFrom = 'database';
+    this.life.readyFrom = 'database';
     this.becomeReady(started);
   }
 
   private becomeReady(started: number) {
-    this.buildSeconds = (performance.now() - started) / 1000;
-    this.built = true;
-    this.upToDateAt = Date.now();
+    this.life.buildSeconds = (performance.now() - started) / 1000;
+    this.life.built = true;
+    this.life.upToDateAt = Date.now();
     for (const wake of this.readyWaiters.splice(0)) wake();
     const every = this.snapshots?.intervalMs ?? 0;
     if (every > 0 && !this.snapshotTimer) {
@@ -296,7 +279,7 @@ export class ReadModel {
   }
 
   private whenReady(): Promise<void> {
-    if (this.built) return Promise.resolve();
+    if (this.life.built) return Promise.resolve();
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
