@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+import { runCli } from './cli-process.ts';
 
 let server: TestServer;
 
@@ -18,23 +14,10 @@ afterAll(async () => {
 
 /** The CLI as its own process, with the test server's bootstrap key unless `key` is given. */
 async function cli(args: string[], key = server.key) {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of ['WEBHOOK_API_KEY', 'PORT', 'DATABASE_URL']) delete env[name];
-  Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: key });
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  child.stdin.end();
-  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  const r = await runCli({ baseUrl: server.baseUrl, key }, args);
   // the key the command was run with is never printed
-  expect(stdout + stderr).not.toContain(key);
-  return { code, stdout, stderr };
+  expect(r.stdout + r.stderr).not.toContain(key);
+  return r;
 }
 
 const KEY = /^dir_[1-9A-HJ-NP-Za-km-z]{40,}$/;

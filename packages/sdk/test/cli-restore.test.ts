@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { project, startServer, type TestServer } from '@directory/server/test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli as cli } from './cli-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'restore-cli-'));
 
 /** More than one batch of 500. */
@@ -23,24 +20,6 @@ function writeExport(name: string, projects: unknown[], head: unknown = header()
   const file = join(dir, name);
   writeFileSync(file, `${[head, ...projects].map((l) => JSON.stringify(l)).join('\n')}\n`);
   return file;
-}
-
-async function cli(server: TestServer, args: string[]) {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of ['WEBHOOK_API_KEY', 'PORT', 'DATABASE_URL']) delete env[name];
-  Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key });
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  child.stdin.end();
-  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
-  return { code, stdout, stderr };
 }
 
 /** Endpoint 2's answer for every project of `server`, by slug. */

@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+import { runCli } from './cli-process.ts';
 
 let server: TestServer;
 
@@ -33,23 +29,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function cli(args: string[]) {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of ['WEBHOOK_API_KEY', 'PORT', 'DATABASE_URL']) delete env[name];
-  Object.assign(env, { DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key });
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  child.stdin.end();
-  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCli(server, args);
 
 describe('directory tags rename|merge', () => {
   it('merges a duplicate tag, renames the one kept, and lists it with its alias', async () => {

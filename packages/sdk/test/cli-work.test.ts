@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer, uniqueUrl } from '@directory/server/test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+import { startCli } from './cli-process.ts';
 
 let server: TestServer;
 let dir: string;
@@ -36,23 +32,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function start(args: string[]) {
-  const env = { ...process.env, DIRECTORY_URL: server.baseUrl, DIRECTORY_API_KEY: server.key };
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  child.stdin.end();
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done };
-}
+// as it always was here: the environment inherited whole, but for the two variables set
+const start = (args: string[]) => startCli(server, args, []);
 
 const sql = async (text: string, params: unknown[] = []) => (await server.db.pool.query(text, params)).rows;
 const drain = () =>
