@@ -12,14 +12,8 @@ import { renderHistory, runHistoryBench } from './history.ts';
 import { compareUpserts, type Freshness, measureFreshness, modelFigures } from './model.ts';
 import { renderMove, runMoveBench } from './move.ts';
 import { type Child, createDatabase, type Database, memoryOf, ROOT, startChild } from './processes.ts';
-import {
-  QUEUE_END,
-  QUEUE_START,
-  type QueueSizeResult,
-  renderQueueSection,
-  runQueueBench,
-  withQueueSection,
-} from './queue.ts';
+import { type QueueSizeResult, runQueueBench } from './queue.ts';
+import { QUEUE_END, QUEUE_START, renderQueueSection, withQueueSection } from './queue-section.ts';
 import {
   RELEVANCE_END,
   RELEVANCE_START,
@@ -45,14 +39,8 @@ import {
   withWideBodiesSection,
 } from './wide-bodies.ts';
 import { runWithWriter, type WriterRun } from './writer.ts';
-import {
-  renderWritesSection,
-  runWritesBench,
-  WRITES_END,
-  WRITES_START,
-  type WritesResult,
-  withWritesSection,
-} from './writes.ts';
+import { runWritesBench, type WritesResult } from './writes.ts';
+import { renderWritesSection, WRITES_END, WRITES_START, withWritesSection } from './writes-section.ts';
 
 // `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report.ts).
 
