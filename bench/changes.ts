@@ -2,8 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { connect, migrateToLatest } from '../packages/db/src/index.ts';
+import { measure } from './measure.ts';
 import { type Child, createDatabase, type Database, ROOT, startChild } from './processes.ts';
-import { measure, scenarios } from './scenarios.ts';
+import { scenarios } from './scenarios.ts';
 import { seed } from './seed.ts';
 
 // The change feed and webhooks (README "Following changes"), in the same `pnpm bench` run:

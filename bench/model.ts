@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { measure } from './measure.ts';
 import {
   type Child,
   createDatabase,
@@ -11,8 +12,9 @@ import {
   ROOT,
   startChild,
 } from './processes.ts';
-import { type Measurement, measure, upsertScenario } from './scenarios.ts';
+import type { Measurement } from './scenarios.ts';
 import { writeProjects } from './seed.ts';
+import { upsertScenario } from './upsert-scenario.ts';
 
 // The read model (docs/search.md#how-it-is-served-a-read-model-in-every-process: every server process
 // holds what reads need in memory and follows the change feed): what it costs and how fresh it is.

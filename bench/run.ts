@@ -9,6 +9,7 @@ import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { renderChanges, runChangesBench } from './changes.ts';
 import { runExportBench } from './export.ts';
 import { renderHistory, runHistoryBench } from './history.ts';
+import { measure } from './measure.ts';
 import { compareUpserts, type Freshness, measureFreshness, modelFigures } from './model.ts';
 import { renderMove, runMoveBench } from './move.ts';
 import { type Child, createDatabase, type Database, memoryOf, ROOT, startChild } from './processes.ts';
@@ -25,7 +26,7 @@ import {
 import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
 import { measureRestart } from './restart.ts';
 import type { Scenario } from './scenario.ts';
-import { measure, scenarios } from './scenarios.ts';
+import { scenarios } from './scenarios.ts';
 import { prepareSearch, searchScenarios } from './search.ts';
 import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
 import { runStandbyBench } from './standby.ts';

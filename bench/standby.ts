@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createCluster, findPostgres } from '../apps/server/test/private-cluster.ts';
 import { connect } from '../packages/db/src/index.ts';
+import { measure } from './measure.ts';
 import { type Child, ROOT, startChild } from './processes.ts';
 import type { Scenario } from './scenario.ts';
-import { measure } from './scenarios.ts';
 
 /*
  * `pnpm bench -- --scenarios standby` (docs/operating.md#standbys): a private primary and a hot

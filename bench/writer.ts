@@ -1,6 +1,6 @@
 import { prng, seededProject } from './data.ts';
+import { measure } from './measure.ts';
 import type { Measurement, Scenario, ScenarioOptions } from './scenario.ts';
-import { measure } from './scenarios.ts';
 
 /*
  * Searches while a writer writes: a crawler updates `rate` projects a second in
