@@ -267,7 +267,7 @@ async function compareProcesses(one: Child, env: Record<string, string>, list: S
   try {
     // both processes of the pair answer /healthz (each builds its own model)
     const seen = new Set<number>();
-    // a new connection per ask: node:cluster hands out connections, not requests, in turn
+    // a new connection per ask: a process takes connections, not requests (whichever accepts first)
     for (let i = 0; i < 600 && seen.size < 2; i++) {
       const body = await healthOnNewConnection(`${two.url}/healthz?verbose=1`);
       if (body?.process !== undefined) seen.add(body.process);

@@ -8,9 +8,9 @@ import type { Logger } from './logger.ts';
 /*
  * WEB_CONCURRENCY (the Node convention): how many server processes answer on the one port, so
  * that a machine's every core serves. The first process (the primary) starts them with
- * node:cluster and serves nothing itself: it hands each incoming connection to a process in
- * turn, starts a process again if one dies after it was serving, and stops them all on SIGTERM
- * or SIGINT. Each process is a whole server (serve.ts) with its own read model, pool
+ * node:cluster and serves nothing itself: the processes accept connections from the one shared
+ * socket themselves (SCHED_NONE, below); the primary starts a process again if one dies after it
+ * was serving, and stops them all on SIGTERM or SIGINT. Each process is a whole server (serve.ts) with its own read model, pool
  * (DB_POOL_SIZE each) and background jobs; the database keeps them consistent as it does for
  * processes on several machines (docs/operating.md, "Several server processes").
  */
@@ -44,6 +44,13 @@ export function runPrimary(
   hostLogger: Logger,
 ): void {
   const logger = hostLogger.child({ process: 'primary' });
+  // Each process accepts from the shared socket itself, so a connection is only ever in one
+  // process: one killed (kill -9, out of memory) takes its connections with it and the kernel
+  // closes them. node:cluster's default on Linux, round-robin, has the primary accept and hand
+  // each connection over, keeping its copy until the process says it got it; a process that dies
+  // first leaves that connection open and unanswered for good. The balance between processes
+  // was measured as even as round-robin's (docs/decisions.md#server-processes).
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   // Without WEBHOOK_API_KEY (PostgreSQL: WEB_CONCURRENCY needs it), every process uses the named
   // keys in the database, and the first to start with none creates the one admin key
   // (docs/keys-and-limits.md#the-bootstrap-key).

@@ -8,12 +8,14 @@ import { freshPostgresDatabase, POSTGRES_URL, spawnServer } from './helpers.ts';
  * process's series, each with its `process` label, so a counter never goes back between scrapes.
  */
 
-/** GET on a new connection (no keep-alive): the primary hands each to the next process. */
-function fresh(url: string): Promise<number> {
+/** GET on a new connection (no keep-alive), which either process may accept: status and body. */
+function fresh(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     get(url, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     }).once('error', reject);
   });
 }
@@ -46,11 +48,14 @@ describe.runIf(POSTGRES_URL)('/metrics under WEB_CONCURRENCY=2', () => {
       WEBHOOK_API_KEY: key,
     });
     try {
-      for (let i = 0; i < 600; i++) {
-        const ready = await Promise.all([1, 2, 3, 4].map(() => fresh(`${server.baseUrl}/healthz`)));
-        if (ready.every((status) => status === 200)) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      // until each process has answered ready (new connections go to whichever accepts first)
+      const ready = new Set<number>();
+      for (let i = 0; i < 600 && ready.size < 2; i++) {
+        const r = await fresh(`${server.baseUrl}/healthz?verbose=1`);
+        if (r.status === 200) ready.add((JSON.parse(r.body) as { process: number }).process);
+        else await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      expect([...ready].sort()).toEqual([1, 2]);
       // every /healthz answer of a process, whatever its status (one not ready yet answers 503)
       const healthz = (all: Map<string, number>, process: string) =>
         [...all]
@@ -59,7 +64,7 @@ describe.runIf(POSTGRES_URL)('/metrics under WEB_CONCURRENCY=2', () => {
           .reduce((sum, [, n]) => sum + n, 0);
       let last = new Map<string, number>();
       for (let scrape = 0; scrape < 8; scrape++) {
-        // requests on new connections: the primary hands them to the processes in turn
+        // requests on new connections, each accepted by one process or the other
         await Promise.all([1, 2, 3, 4].map(() => fresh(`${server.baseUrl}/healthz`)));
         const r = await server.call('GET', '/metrics');
         expect(r.status).toBe(200);
