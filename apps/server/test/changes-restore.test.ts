@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { POSTGRES_URL, project, type ServerProcess, slugOf, spawnServer } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterAll } from './cleanups.ts';
+import { readAll, receiver } from './feed-receivers.ts';
+import { POSTGRES_URL, project, slugOf, spawnServer } from './helpers.ts';
 import { createCluster, findPostgres, type PrivateCluster } from './private-cluster.ts';
 
 /*
@@ -36,18 +36,6 @@ function position(cursor: string): [bigint, bigint] {
   return [BigInt(xid!), BigInt(id!)];
 }
 
-async function readAll(s: ServerProcess, after?: string) {
-  const changes: { type: string; slug: string | null; cursor: string }[] = [];
-  let cursor = after;
-  for (;;) {
-    const r = await s.call('GET', `/api/changes?limit=1000${cursor ? `&after=${cursor}` : ''}`);
-    expect(r.status, r.text).toBe(200);
-    changes.push(...r.json.changes);
-    cursor = r.json.nextCursor;
-    if (!r.json.hasMore) return { changes, cursor: cursor! };
-  }
-}
-
 async function sql(url: string, text: string) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -62,30 +50,14 @@ describe.skipIf(skipReason !== undefined)(
   `a backup restored onto a new cluster${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
     const tools = postgres as Exclude<typeof postgres, { reason: string }>;
-    const cleanups: (() => Promise<unknown> | unknown)[] = [];
-    afterAll(async () => {
-      for (const c of cleanups.reverse()) await c();
-    }, 300_000);
+    const cleanups = cleanupsAfterAll(300_000);
 
     it('keeps followers and webhooks going, orders new changes last, and answers 410 to a cursor it never gave', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'feed-restore-'));
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      const received: string[] = [];
-      const hook = createServer((req: IncomingMessage, res: ServerResponse) => {
-        let body = '';
-        req.on('data', (d) => {
-          body += d;
-        });
-        req.on('end', () => {
-          received.push(body);
-          res.writeHead(200).end();
-        });
-      });
-      hook.listen(0, '127.0.0.1');
-      await new Promise((r) => hook.once('listening', r));
-      cleanups.push(() => hook.closeAllConnections());
+      const hook = await receiver();
       cleanups.push(() => hook.close());
-      const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const { url: hookUrl, received } = hook;
 
       const old: PrivateCluster = await createCluster(tools);
       cleanups.push(() => old.destroy());

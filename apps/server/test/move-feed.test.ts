@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, migrateToLatest, moveDatabase, sql } from '@directory/db';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterAll } from './cleanups.ts';
 import { POSTGRES_URL } from './helpers.ts';
 import { createCluster, findPostgres } from './private-cluster.ts';
 
@@ -27,10 +28,7 @@ const project = (id: string) => sql`
 describe.skipIf(skipReason !== undefined)(
   `the feed after a move onto a new cluster${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
-    const cleanups: (() => Promise<unknown> | unknown)[] = [];
-    afterAll(async () => {
-      for (const c of cleanups.reverse()) await c();
-    }, 120_000);
+    const cleanups = cleanupsAfterAll(120_000);
 
     it('orders every new change after the moved ones, spending transaction ids to get there', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'move-feed-'));

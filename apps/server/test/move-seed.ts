@@ -1,32 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { type Client, project, slugOf, uniqueUrl } from './helpers.ts';
-
-/** A local webhook receiver: every body it was sent. */
-export async function receiver(): Promise<{ url: string; received: string[]; close(): void }> {
-  const received: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(200).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close() {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
 
 async function ok(c: Client, method: string, path: string, body?: unknown) {
   const r = await c.call(method, path, body === undefined ? {} : { body });

@@ -6,16 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { connect, MOVED_TABLES } from '@directory/db';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  freshPostgresDatabase,
-  POSTGRES_URL,
-  project,
-  type ServerProcess,
-  slugOf,
-  spawnServer,
-} from './helpers.ts';
-import { receiver, seedEverything } from './move-seed.ts';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterAll } from './cleanups.ts';
+import { readAll, receiver } from './feed-receivers.ts';
+import { freshPostgresDatabase, POSTGRES_URL, project, slugOf, spawnServer } from './helpers.ts';
+import { seedEverything } from './move-seed.ts';
 
 /*
  * `pnpm db:move` (docs/operating.md#moving-to-postgresql): an embedded directory holding every kind
@@ -41,18 +36,6 @@ async function move(from: string, to: string): Promise<{ code: number; stdout: s
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-async function readAll(s: ServerProcess, after?: string) {
-  const changes: { type: string; slug: string | null; cursor: string }[] = [];
-  let cursor = after;
-  for (;;) {
-    const r = await s.call('GET', `/api/changes?limit=1000${cursor ? `&after=${cursor}` : ''}`);
-    expect(r.status, r.text).toBe(200);
-    changes.push(...r.json.changes);
-    cursor = r.json.nextCursor;
-    if (!r.json.hasMore) return { changes, cursor: cursor! };
   }
 }
 
@@ -87,10 +70,7 @@ async function count(url: string, table: string): Promise<number> {
 describe.skipIf(skipReason !== undefined)(
   `moving an embedded directory to PostgreSQL${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
-    const cleanups: (() => Promise<unknown> | unknown)[] = [];
-    afterAll(async () => {
-      for (const c of cleanups.reverse()) await c();
-    }, 120_000);
+    const cleanups = cleanupsAfterAll(120_000);
 
     it('copies every row, serves the same answers, keeps a follower going, and refuses what it must', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'move-'));

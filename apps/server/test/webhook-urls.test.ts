@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type Database, insertWebhook, type Kysely, migrateToLatest, sql } from '@directory/db';
 import { afterEach, describe, expect, it } from 'vitest';
+import { receiver } from './feed-receivers.ts';
 import {
   freshPostgresDatabase,
   project,
@@ -31,30 +30,6 @@ const BROKEN_ROWS = [
   // an empty secret: signing throws before anything is sent
   { url: 'http://127.0.0.1:9/hook', secret: '' },
 ];
-
-async function receiver() {
-  const received: string[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(200).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) {
   const deadline = Date.now() + ms;
