@@ -28,7 +28,8 @@ import { measureRestart } from './restart.ts';
 import type { Scenario } from './scenario.ts';
 import { scenarios } from './scenarios.ts';
 import { prepareSearch, searchScenarios } from './search.ts';
-import { DEFAULT_TASKS, type SeedResult, seedProjects, seedTasks, writeProjects } from './seed.ts';
+import { DEFAULT_TASKS, type SeedResult, seedProjects, writeProjects } from './seed.ts';
+import { seedTasks } from './seed-tasks.ts';
 import { runStandbyBench } from './standby.ts';
 import { currentSection } from './web.ts';
 import {

@@ -3,7 +3,8 @@ import type { DatabaseHandle } from '../packages/db/src/index.ts';
 import { prng, seededProject } from './data.ts';
 import type { Measurement, Scenario, ScenarioOptions } from './scenario.ts';
 import { searchScenarios } from './search.ts';
-import { type SeedResult, seedClaimTasks } from './seed.ts';
+import type { SeedResult } from './seed.ts';
+import { seedClaimTasks } from './seed-tasks.ts';
 import { ITEMS, upsertScenario } from './upsert-scenario.ts';
 
 export type { Measurement, Scenario, ScenarioOptions };

@@ -2,26 +2,11 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { urlKey } from '../packages/core/src/domain/url-key.ts';
-import { connect, type DatabaseHandle, migrateToLatest } from '../packages/db/src/index.ts';
-import {
-  benchId,
-  projectSlug,
-  projectTagIndexes,
-  seededProject,
-  TAG_POOL,
-  tagSlugs,
-  taskUrl,
-} from './data.ts';
+import { connect, migrateToLatest } from '../packages/db/src/index.ts';
+import { benchId, projectSlug, projectTagIndexes, seededProject, TAG_POOL, tagSlugs } from './data.ts';
 import { prepareSearch } from './search.ts';
-
-type Pool = DatabaseHandle['pool'];
-type TaskStatus = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
-
-export interface SeededTask {
-  id: string;
-  status: TaskStatus;
-  sourceUrl: string;
-}
+import { inChunks, type Pool } from './seed-chunks.ts';
+import { type SeededTask, seedTasks } from './seed-tasks.ts';
 
 export interface SeedResult {
   projects: number;
@@ -41,8 +26,6 @@ export interface SeedResult {
  * the number of projects, and the queue's own depth shows in the deep-offset scenarios.
  */
 export const DEFAULT_TASKS = 20_000;
-
-const CHUNK = 2000;
 
 // Rows travel as one JSON parameter per table and chunk (json_to_recordset): one round trip
 // per chunk, and JSON.stringify is the cheapest way to move that much text from JS. Only the
@@ -73,48 +56,6 @@ const INSERT_CHUNK = `
   from json_to_recordset($3::json) as r(project_id text, tag_id text, position int)
   where (select count(*) from p) >= 0 and (select count(*) from l) >= 0
 `;
-
-const INSERT_TASKS = `
-  insert into discovery_tasks (id, source_url, url_key, source_type, status, created_at, started_at, completed_at,
-    project_id, error_message, retry_count, last_retry_at)
-  select id, source_url, url_key, source_type, status, created_at, started_at, completed_at,
-    project_id, error_message, retry_count, last_retry_at
-  from json_to_recordset($1::json) as r(id text, source_url text, url_key text, source_type text, status text,
-    created_at timestamptz, started_at timestamptz, completed_at timestamptz, project_id text,
-    error_message text, retry_count int, last_retry_at timestamptz)
-`;
-
-// pg.PoolClient, named through the pool's callback form (bench/ does not depend on pg itself).
-type Client = NonNullable<Parameters<Parameters<Pool['connect']>[0]>[1]>;
-
-/**
- * Runs `work` over 0..count-1 in chunks on two connections, so that one chunk is built in JS
- * while the other is written. The rows are consistent by construction, so the connections
- * skip foreign-key triggers (session_replication_role = replica) when the role may do so:
- * they are most of the cost of a bulk load.
- */
-async function inChunks(
-  pool: Pool,
-  count: number,
-  work: (client: Client, from: number, to: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    const client = await pool.connect();
-    try {
-      await client.query('set session_replication_role = replica').catch(() => {});
-      while (next < count) {
-        const from = next;
-        next = Math.min(count, next + CHUNK);
-        await work(client, from, next);
-      }
-      await client.query('reset session_replication_role').catch(() => {});
-    } finally {
-      client.release();
-    }
-  };
-  await Promise.all([worker(), worker()]);
-}
 
 /** Ids and slugs of the projects written, project i at index i. */
 export interface WrittenProjects {
@@ -239,55 +180,6 @@ export async function writeProjects(
   return { ids, slugs };
 }
 
-/**
- * Adds `tasks` discovery tasks to a database holding the projects `written`: half pending, then
- * in progress, completed (each the task that made a project, so its url is also that project's
- * CODEHOST link) and failed, in queue order. Then VACUUM ANALYZE so the planner has statistics
- * and index-only scans work, as autovacuum would leave a live database.
- */
-export async function seedTasks(
-  pool: Pool,
-  tasks: number,
-  written: WrittenProjects,
-): Promise<{ tasks: SeededTask[]; vacuumSeconds: number }> {
-  const now = Date.now();
-  const projects = written.ids.length;
-  const seededTasks = new Array<SeededTask>(tasks);
-  let completed = 0;
-  await inChunks(pool, tasks, async (client, from, to) => {
-    const rows = [];
-    for (let j = from; j < to; j++) {
-      const slot = j % 10;
-      const status: TaskStatus =
-        slot < 5 ? 'PENDING' : slot === 5 ? 'IN_PROGRESS' : slot < 9 ? 'COMPLETED' : 'FAILED';
-      const created = now - (tasks - j) * 1000;
-      const projectIndex = status === 'COMPLETED' && completed < projects ? completed++ : -1;
-      const sourceUrl = projectIndex >= 0 ? seededProject(projectIndex).links[0]!.url : taskUrl(j);
-      const id = benchId();
-      seededTasks[j] = { id, status, sourceUrl };
-      rows.push({
-        id,
-        source_url: sourceUrl,
-        url_key: urlKey(sourceUrl),
-        source_type: j % 3 === 0 ? 'crawler' : 'manual',
-        status,
-        created_at: new Date(created).toISOString(),
-        started_at: status === 'PENDING' ? null : new Date(created + 500).toISOString(),
-        completed_at:
-          status === 'COMPLETED' || status === 'FAILED' ? new Date(created + 900).toISOString() : null,
-        project_id: projectIndex >= 0 ? written.ids[projectIndex] : null,
-        error_message: status === 'FAILED' ? 'Exploration timed out' : null,
-        retry_count: status === 'FAILED' ? 1 : 0,
-        last_retry_at: null,
-      });
-    }
-    await client.query(INSERT_TASKS, [JSON.stringify(rows)]);
-  });
-  const started = performance.now();
-  await pool.query('vacuum (analyze) projects, tags, project_tags, links, discovery_tasks');
-  return { tasks: seededTasks, vacuumSeconds: (performance.now() - started) / 1000 };
-}
-
 /** Projects and tasks straight into the tables of an empty, migrated database. */
 export async function seed(pool: Pool, options: { projects: number; tasks: number }): Promise<SeedResult> {
   const started = performance.now();
@@ -303,29 +195,6 @@ export async function seed(pool: Pool, options: { projects: number; tasks: numbe
     projectSeconds,
     vacuumSeconds,
   };
-}
-
-/**
- * Adds `count` PENDING tasks at the end of the queue for the PATCH claim scenario, which
- * moves each of them to IN_PROGRESS once; returns their ids.
- */
-export async function seedClaimTasks(pool: Pool, count: number, runTag: string): Promise<string[]> {
-  const ids = Array.from({ length: count }, () => benchId());
-  await inChunks(pool, count, async (client, from, to) => {
-    const rows = [];
-    for (let k = from; k < to; k++) {
-      const url = `https://claims.example.org/${runTag}/${k}`;
-      rows.push({ id: ids[k], source_url: url, url_key: urlKey(url), source_type: 'manual' });
-    }
-    await client.query(
-      `insert into discovery_tasks (id, source_url, url_key, source_type)
-       select id, source_url, url_key, source_type
-       from json_to_recordset($1::json) as r(id text, source_url text, url_key text, source_type text)`,
-      [JSON.stringify(rows)],
-    );
-  });
-  await pool.query('analyze discovery_tasks');
-  return ids;
 }
 
 async function main() {
