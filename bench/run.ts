@@ -23,7 +23,8 @@ import {
   runRelevanceBench,
   withRelevanceSection,
 } from './relevance.ts';
-import { describeMachine, type Report, renderMarkdown, renderSummary, type SizeResult } from './report.ts';
+import { describeMachine, type Report, renderSummary, type SizeResult } from './report.ts';
+import { renderMarkdown } from './report-markdown.ts';
 import { measureRestart } from './restart.ts';
 import type { Scenario } from './scenario.ts';
 import { scenarios } from './scenarios.ts';
