@@ -6,7 +6,12 @@ import { defineConfig } from 'tsup';
 // WebAssembly and data files from its own package, and swagger-ui-dist, whose files are served
 // from where it is installed.
 export default defineConfig({
-  entry: { main: 'src/main.ts', migrate: 'src/migrate-cli.ts' },
+  // dispatcher-thread: the webhook dispatcher's thread, loaded by path (src/webhooks/dispatch.ts).
+  entry: {
+    main: 'src/main.ts',
+    migrate: 'src/migrate-cli.ts',
+    'dispatcher-thread': 'src/webhooks/dispatcher-thread.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

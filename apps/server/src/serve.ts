@@ -18,7 +18,7 @@ import { RETIRE } from './cluster.ts';
 import { type Config, readConfig } from './config.ts';
 import { createLogger, describeError } from './logger.ts';
 import { sharedSettings } from './shared-settings.ts';
-import { startDispatcher } from './webhooks/dispatcher.ts';
+import { startDispatch } from './webhooks/dispatch.ts';
 
 /** A start that cannot go on: one line for a person on stderr (not a log line), and exit code 1. */
 function cannotStart(message: string): never {
@@ -102,7 +102,7 @@ try {
   await handle.close();
   cannotStart(`cannot listen for changes: ${describeError(err).message ?? 'unknown error'}`);
 }
-const dispatcher = startDispatcher({ db: handle.db, signal: feed, logger, ...config.changes });
+const dispatcher = startDispatch({ db: handle.db, config, signal: feed, logger });
 // Retention: the feed's, then history's. A run in progress is waited for when the server stops
 // (and none begins afterwards), so that it never logs a query on a closed pool.
 let pruneStopped = false;

@@ -14,6 +14,7 @@ export {
 } from './changes/read.ts';
 export { databaseIdentity } from './cluster.ts';
 export {
+  type ConnectOptions,
   connect,
   type DatabaseHandle,
   DEFAULT_DATABASE_URL,

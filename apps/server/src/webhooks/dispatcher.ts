@@ -20,7 +20,7 @@ import { createPoster } from './post.ts';
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
-  signal: ChangeSignal;
+  signal: Pick<ChangeSignal, 'subscribe'>;
   logger: Logger;
   /** WEBHOOK_ALLOW_PRIVATE */
   allowPrivateTargets: boolean;
