@@ -1,107 +1,16 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pruneChanges, sql } from '@directory/db';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeSignal } from '../src/changes/signal.ts';
 import { createLogger } from '../src/logger.ts';
 import { startDispatcher } from '../src/webhooks/dispatcher.ts';
-import { createPoster } from '../src/webhooks/post.ts';
+import { closedPort, receiver } from './answering-receiver.ts';
 import { project, startServer, type TestServer, targets } from './helpers.ts';
 
 /**
  * What a delivery attempt keeps of its request and response, pings among the deliveries
  * (docs/changes-and-webhooks.md#a-deliverys-request-and-response).
  */
-
-interface Got {
-  body: string;
-  headers: Record<string, string>;
-}
-
-type Answer = (got: Got, res: ServerResponse) => void;
-
-/** A local receiver; `answer` (changed between requests) writes each answer. */
-async function receiver() {
-  const got: Got[] = [];
-  const sockets = new Set<unknown>();
-  const state: { answer: Answer } = { answer: (_, res) => res.writeHead(204).end() };
-  const server = createServer((req: IncomingMessage, res) => {
-    sockets.add(req.socket);
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => {
-      body += d;
-    });
-    req.on('end', () => {
-      const g = { body, headers: req.headers as Record<string, string> };
-      got.push(g);
-      state.answer(g, res);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    state,
-    sockets,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
-
-/** A port nothing listens on (a server opened and closed). */
-async function closedPort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => s.once('listening', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-describe('the poster', () => {
-  it('keeps the first 4096 bytes and reuses a kept-alive connection after a long answer', async () => {
-    const r = await receiver();
-    try {
-      r.state.answer = (_, res) => res.writeHead(200, { 'X-Trace': 'a' }).end('x'.repeat(10_000));
-      const poster = createPoster({ allowPrivateTargets: true, timeoutMs: 5_000, maxSockets: 1 });
-      try {
-        for (let i = 0; i < 3; i++) {
-          const a = await poster.post(r.url, '{}', { 'content-type': 'application/json' });
-          expect(a.statusCode).toBe(200);
-          expect(a.body).toBe('x'.repeat(4096));
-          expect(a.bodyTruncated).toBe(true);
-          expect(a.headers['x-trace']).toBe('a');
-        }
-        expect(r.sockets.size).toBe(1);
-      } finally {
-        poster.destroy();
-      }
-    } finally {
-      await r.close();
-    }
-  });
-
-  it('an answer that does not end in time fails with its status and what came of its body', async () => {
-    const r = await receiver();
-    try {
-      r.state.answer = (_, res) => {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.write('partial'); // and never ends
-      };
-      const poster = createPoster({ allowPrivateTargets: true, timeoutMs: 500 });
-      const err = await poster.post(r.url, '{}', {}).catch((e: unknown) => e as any);
-      poster.destroy();
-      expect(err.message).toBe('the answer did not end within 500 ms');
-      expect(err.answer).toMatchObject({ statusCode: 200, body: 'partial', bodyTruncated: false });
-    } finally {
-      await r.close();
-    }
-  });
-});
 
 describe.each(targets)('delivery details on $name', (target) => {
   let s: TestServer;
