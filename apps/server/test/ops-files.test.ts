@@ -1,4 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parser } from '@prometheus-io/lezer-promql';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -68,6 +72,32 @@ describe('the ops files', () => {
 
   it('every expression parses', () => {
     for (const { where, expr } of expressions) expect(() => metricNames(expr), where).not.toThrow();
+  });
+});
+
+/** What `systemd-analyze verify` says of a unit file (empty: nothing to say), and its exit code. */
+function verifyUnit(path: string): { status: number | null; said: string } {
+  const r = spawnSync('systemd-analyze', ['verify', path], { encoding: 'utf8' });
+  return { status: r.status, said: `${r.stdout}${r.stderr}`.trim() };
+}
+
+const SYSTEMD_ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].some((p) => existsSync(p));
+
+describe.runIf(SYSTEMD_ANALYZE)('the systemd unit', () => {
+  it('passes systemd-analyze verify, which notices a wrong setting', () => {
+    const unit = fileURLToPath(new URL('ops/systemd/project-directory.service', root));
+    expect(verifyUnit(unit)).toEqual({ status: 0, said: '' });
+    const dir = mkdtempSync(join(tmpdir(), 'directory-unit-'));
+    try {
+      const broken = join(dir, 'project-directory.service');
+      writeFileSync(
+        broken,
+        read('ops/systemd/project-directory.service').replace('KillMode=mixed', 'KillMode=mixd'),
+      );
+      expect(verifyUnit(broken).said).toMatch(/kill mode/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
