@@ -8,8 +8,11 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
-      /** Called before each request is built; must return the request to send. */
-      setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+      /**
+       * Called before each request is built; must return the request to send. With `workers`, the
+       * path of a CommonJS file that exports that function (a thread takes a file, not a function).
+       */
+      setupRequest?: ((request: Request, context: Record<string, unknown>) => Request) | string;
       /** Setting it makes autocannon keep each response body. */
       onResponse?: (
         status: number,
@@ -28,6 +31,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string | Buffer;
       requests?: Request[];
+      /** Worker threads that send the requests (each runs its share of the connections). */
+      workers?: number;
     }
 
     interface Histogram {

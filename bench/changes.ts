@@ -193,7 +193,7 @@ export async function runChangesBench(options: {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** The "Change feed and webhooks" section of bench/RESULTS.md. */
+/** The "Change feed and webhooks" section of bench/LAST-RUN.md. */
 export function renderChanges(r: ChangesResult): string[] {
   const ratio = r.upsertWithout > 0 ? r.upsertWith / r.upsertWithout : 0;
   return [

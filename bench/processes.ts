@@ -76,16 +76,23 @@ export async function startChild(
     readyTimeoutSeconds?: number;
     nodeArgs?: string[];
     stopTimeoutSeconds?: number;
+    /** A command the server runs under (e.g. `taskset -c 0-3`): node is its last argument's command. */
+    wrapper?: string[];
   } = {},
 ): Promise<Child> {
   const port = await freePort();
   const started = performance.now();
   const args = [...(options.nodeArgs ?? []), '--import', 'tsx', script];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: options.root ?? ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const [command, ...prefix] = options.wrapper ?? [];
+  const child: ChildProcess = spawn(
+    command ?? process.execPath,
+    command ? [...prefix, process.execPath, ...args] : args,
+    {
+      cwd: options.root ?? ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const keep = (d: Buffer) => {
     out = (out + d.toString()).slice(-65536);

@@ -1,11 +1,11 @@
 import { type QueueSizeResult, WORKERS } from './queue.ts';
 
-/* The task queue's section of bench/RESULTS.md, from the figures of queue.ts. */
+/* The task queue's section of bench/LAST-RUN.md, from the figures of queue.ts. */
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
 
-/** The RESULTS.md section: figures per size, and the targets met or not. */
+/** The LAST-RUN.md section: figures per size, and the targets met or not. */
 export function renderQueueSection(results: QueueSizeResult[], when = new Date()): string {
   const lines = [
     QUEUE_START,

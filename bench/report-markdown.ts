@@ -23,7 +23,7 @@ const HOW_TO_RUN = `## How to run
 
 \`\`\`sh
 pnpm bench                 # print the figures
-pnpm bench -- --write      # … and write them to bench/RESULTS.md
+pnpm bench -- --write      # … and write them: bench/RESULTS.md (the current figures) and bench/LAST-RUN.md (this run's tables)
 pnpm bench -- --sizes 1000 --duration 3 --warmup 1   # a short check that everything works
 \`\`\`
 
@@ -125,10 +125,16 @@ With a fixed number of connections each waiting for its reply (a closed loop), m
 is connections ÷ req/s: p99 < 20 ms at 64 connections needs well over 3,200 req/s.
 `;
 
-/** bench/RESULTS.md. */
+/** bench/LAST-RUN.md. */
 export function renderMarkdown(report: Report): string {
   const { machine, settings } = report;
-  const out: string[] = ['# Benchmark results', ''];
+  const out: string[] = [
+    '# Benchmark runs: the detailed tables',
+    '',
+    'The current figures, one table per area with their targets, are in [RESULTS.md](RESULTS.md). This',
+    "file holds the latest full run's tables and the sections each part rewrites; older runs are in git history.",
+    '',
+  ];
   out.push(`Written by \`pnpm bench -- --write\` on ${machine.date}.`);
   const caveats = [
     ...(settings.duration < 10 ? [`${settings.duration} s per scenario`] : []),

@@ -37,6 +37,9 @@ export const { values: flags } = parseArgs({
     'writer-batch': { type: 'string' },
     'database-url': { type: 'string' },
     'response-cache-mb': { type: 'string' },
+    'scaling-projects': { type: 'string' },
+    'scaling-processes': { type: 'string' },
+    'generator-threads': { type: 'string' },
     write: { type: 'boolean', default: false },
   },
 });

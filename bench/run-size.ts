@@ -76,7 +76,7 @@ function healthOnNewConnection(url: string): Promise<{ process?: number } | unde
 /**
  * `processes`: GET by slug (5,000 warm slugs) and a search by a common Chinese word, on `one`
  * and on a server started with WEB_CONCURRENCY=2 on the same database, alternately (two rounds),
- * printed as req/s and their ratio. Reported by hand in RESULTS.md ("Sixth run").
+ * printed as req/s and their ratio. Reported by hand in LAST-RUN.md ("Sixth run").
  */
 async function compareProcesses(one: Child, env: Record<string, string>, list: Scenario[]): Promise<void> {
   const two = await startChild(

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../packages/db/src/index.ts';
 import { renderChanges, runChangesBench } from './changes.ts';
-import { runExportBench } from './export.ts';
+import { writeFigures } from './figures.ts';
+import { sizeFigures, writesFigures } from './figures-of.ts';
 import { renderHistory, runHistoryBench } from './history.ts';
 import { compareUpserts } from './model.ts';
-import { renderMove, runMoveBench } from './move.ts';
 import { ROOT } from './processes.ts';
 import { type QueueSizeResult, runQueueBench } from './queue.ts';
 import { QUEUE_END, QUEUE_START, renderQueueSection, withQueueSection } from './queue-section.ts';
@@ -21,6 +21,7 @@ import {
 } from './relevance.ts';
 import { describeMachine, type Report, renderSummary } from './report.ts';
 import { renderMarkdown } from './report-markdown.ts';
+import { runAlone } from './run-alone.ts';
 import {
   adminUrl,
   apiKey,
@@ -37,7 +38,6 @@ import {
 } from './run-settings.ts';
 import { runSize } from './run-size.ts';
 import { children, cleanUp, databases } from './run-tracked.ts';
-import { runStandbyBench } from './standby.ts';
 import { currentSection } from './web.ts';
 import {
   renderWideBodies,
@@ -50,8 +50,16 @@ import {
 import { runWritesBench, type WritesResult } from './writes.ts';
 import { renderWritesSection, WRITES_END, WRITES_START, withWritesSection } from './writes-section.ts';
 
-// `pnpm bench`: see the "How to run" section of bench/RESULTS.md (written from report-markdown.ts). Its
+// `pnpm bench`: see the "How to run" section of bench/LAST-RUN.md (written from report-markdown.ts). Its
 // settings are in run-settings.ts, one size's run in run-size.ts, what a run must stop in run-tracked.ts.
+
+function readTextOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
 
 /** The text between two markers of a file (markers included), if the file has them. */
 function keptBetween(file: string, start: string, end: string): string | undefined {
@@ -71,56 +79,8 @@ process.once('SIGINT', () => {
   void cleanUp().then(() => process.exit(130));
 });
 
-// `--scenarios standby`: a primary and a hot standby of the bench's own (bench/standby.ts), alone.
-if (only.includes('standby')) {
-  try {
-    const table = await runStandbyBench({
-      projects: integer('sizes', 'BENCH_SIZES', 20_000, 100),
-      duration: settings.duration,
-      warmup: settings.warmup,
-      connections: settings.connections,
-      writesPerSecond: integer('writer-rate', 'BENCH_WRITER_RATE', 200, 1),
-      children,
-    });
-    console.log(table);
-  } finally {
-    await cleanUp();
-  }
-  process.exit(0);
-}
-
-// `--scenarios export`: GET /api/export on PostgreSQL and PGlite (bench/export.ts), alone.
-if (only.includes('export')) {
-  try {
-    const table = await runExportBench({
-      adminUrl,
-      apiKey,
-      projects: integer('sizes', 'BENCH_SIZES', 100_000, 100),
-      track: (x) => ('stop' in x ? children.add(x) : databases.add(x)),
-    });
-    console.log(table);
-  } finally {
-    await cleanUp();
-  }
-  process.exit(0);
-}
-
-// `--scenarios move`: `pnpm db:move` of an embedded directory into PostgreSQL (bench/move.ts), alone.
-if (only.includes('move')) {
-  try {
-    console.log('\n== move: an embedded directory (each project edited 3 times) into PostgreSQL');
-    const result = await runMoveBench({
-      adminUrl,
-      projects: integer('move-projects', 'BENCH_MOVE_PROJECTS', 10_000, 100),
-      edits: 3,
-      track: (x) => databases.add(x),
-    });
-    console.log(renderMove(result).join('\n'));
-  } finally {
-    await cleanUp();
-  }
-  process.exit(0);
-}
+// The parts that run alone (standby, export, scaling, move): bench/run-alone.ts.
+if (await runAlone()) process.exit(0);
 
 try {
   const admin = await connect(adminUrl, { poolSize: 1 });
@@ -229,7 +189,9 @@ try {
     });
   }
   if (flags.write) {
-    const file = join(ROOT, 'bench/RESULTS.md');
+    // the page of current figures (bench/figures.ts), then this run's detailed tables beside it
+    await writeFigures([...(queueOnly ? [] : sizeFigures(report)), ...(writes ? writesFigures(writes) : [])]);
+    const file = join(ROOT, 'bench/LAST-RUN.md');
     // Kept: the web console's section (bench/web.ts writes it) and the written analysis of the
     // search figures (between its markers).
     // The queue's section stays as it was when the queue was not run.
@@ -241,7 +203,7 @@ try {
     const serving = keptBetween(file, '<!-- serving -->', '<!-- /serving -->');
     const queueSection = queue.length ? renderQueueSection(queue) : keptBetween(file, QUEUE_START, QUEUE_END);
     const text = queueOnly
-      ? readFileSync(file, 'utf8')
+      ? readTextOr(file, '# The latest runs of `pnpm bench`\n')
       : renderMarkdown(report) +
         [analysis, writeProfile, serving, web].map((x) => (x ? `\n${x}\n` : '')).join('');
     const withQueue = queueSection ? withQueueSection(text, queueSection) : text;

@@ -11,7 +11,7 @@ import type { Scenario } from './scenario.ts';
  * standby of it (as apps/server/test/standby.test.ts makes them), a process that reads from the
  * primary and one that reads from the standby, side by side on the same data: GET by slug and a
  * search on each, then the standby's process again while a writer upserts on the primary.
- * Printed as a Markdown table; bench/RESULTS.md keeps the runs.
+ * Printed as a Markdown table; bench/LAST-RUN.md keeps the runs.
  */
 
 const SERVER = join(ROOT, 'apps/server/src/main.ts');

@@ -18,7 +18,7 @@ import { type Child, createDatabase, ROOT, startChild } from './processes.ts';
 // result of that query being in the DOM. That includes the console's 80 ms debounce, the
 // request, the search, rendering: the whole wait. Each measurement is on a freshly loaded page
 // (no answer cached in the browser). With --write the figures replace the "Web console"
-// section of bench/RESULTS.md.
+// section of bench/LAST-RUN.md.
 
 /**
  * One project's spellings (通义, tyqw, tongyi, qwen), and a few broader queries (many matches: more to rank).
@@ -191,9 +191,9 @@ export function renderSection(
 const START = '<!-- web console: bench/web.ts -->';
 const END = '<!-- /web console -->';
 
-/** Puts `section` into bench/RESULTS.md between its markers (replacing an earlier one). */
+/** Puts `section` into bench/LAST-RUN.md between its markers (replacing an earlier one). */
 export function writeSection(section: string) {
-  const file = join(ROOT, 'bench/RESULTS.md');
+  const file = join(ROOT, 'bench/LAST-RUN.md');
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const block = `${START}\n${section}\n${END}`;
   const at = text.indexOf(START);
@@ -205,9 +205,9 @@ export function writeSection(section: string) {
   writeFileSync(file, next);
 }
 
-/** The section as it stands in bench/RESULTS.md, for bench/run.ts to keep when it rewrites the file. */
+/** The section as it stands in bench/LAST-RUN.md, for bench/run.ts to keep when it rewrites the file. */
 export function currentSection(): string | undefined {
-  const file = join(ROOT, 'bench/RESULTS.md');
+  const file = join(ROOT, 'bench/LAST-RUN.md');
   if (!existsSync(file)) return undefined;
   const text = readFileSync(file, 'utf8');
   const at = text.indexOf(START);
@@ -250,7 +250,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\n${section}`);
     if (flags.write) {
       writeSection(section);
-      console.log('wrote bench/RESULTS.md');
+      console.log('wrote bench/LAST-RUN.md');
     }
   } finally {
     await server?.stop();

@@ -1,11 +1,11 @@
 import type { WritesResult } from './writes.ts';
 
-/* The writes section of bench/RESULTS.md, from the figures of writes.ts. */
+/* The writes section of bench/LAST-RUN.md, from the figures of writes.ts. */
 
 export const WRITES_START = '<!-- writes bench: start -->';
 export const WRITES_END = '<!-- writes bench: end -->';
 
-/** The writes section of bench/RESULTS.md. */
+/** The writes section of bench/LAST-RUN.md. */
 export function renderWritesSection(r: WritesResult, when = new Date()): string {
   const lines = [
     WRITES_START,

@@ -93,7 +93,7 @@ export async function findProjectDetailsByIds(
 // One id has a statement of its own (`p.id = $n`), the cold GET by slug's: PostgreSQL never
 // takes the generic plan of `= any($n)` for a one-element array (it costs the generic plan
 // for ten elements, more than a custom plan for one), so it planned that statement anew on
-// every execution — twice the database's work of the read itself (bench/RESULTS.md).
+// every execution — twice the database's work of the read itself (bench/LAST-RUN.md).
 const compiledByIds = new Map<string, { sql: string; parameters: readonly unknown[]; idsAt: number }>();
 
 function detailsByIdsStatement(db: Db, forUpdate: boolean, one: boolean) {
