@@ -78,3 +78,22 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Nothing wider than the screen: the page does not scroll sideways, and nothing `selector` names
+ * (null: nothing more) leaves it. Each test names what it checks (its controls, its boxes).
+ */
+export async function fitsScreen(page: Page, label: string, selector: string | null) {
+  const [scroll, inner, out] = await page.evaluate((selector) => {
+    const width = window.innerWidth;
+    const outside = [...(selector ? document.querySelectorAll(selector) : [])]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && (box.left < 0 || box.right > width + 0.5);
+      })
+      .map((el) => el.outerHTML.slice(0, 80));
+    return [document.documentElement.scrollWidth, width, outside] as const;
+  }, selector);
+  expect(scroll, `${label} scroll width`).toBeLessThanOrEqual(inner);
+  expect(out, `${label}: off-screen`).toEqual([]);
+}

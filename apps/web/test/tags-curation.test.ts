@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
+import { expectAccessible, fitsScreen, launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 /** With UPDATE_DOCS_SCREENSHOTS=1, the curation page also goes to docs/screenshots (docs/curation.md#in-the-console). */
@@ -285,25 +285,11 @@ describe('tags curated and writes explained, in the web console (Chromium)', () 
   });
 });
 
-/**
- * Nothing wider than the screen: the page does not scroll sideways, and nothing `selector` names
- * (by default every control and tag box; null: nothing more) leaves it.
- */
-async function fits(
+/** fitsScreen, by default for every control and tag box of the page (null: the page alone). */
+function fits(
   page: Page,
   label: string,
   selector: string | null = 'main button, main input, main label, .tag-side, .field-error',
 ) {
-  const [scroll, inner, out] = await page.evaluate((selector) => {
-    const width = window.innerWidth;
-    const outside = [...(selector ? document.querySelectorAll(selector) : [])]
-      .filter((el) => {
-        const box = el.getBoundingClientRect();
-        return box.width > 0 && (box.left < 0 || box.right > width + 0.5);
-      })
-      .map((el) => el.outerHTML.slice(0, 80));
-    return [document.documentElement.scrollWidth, width, outside] as const;
-  }, selector);
-  expect(scroll, `${label} scroll width`).toBeLessThanOrEqual(inner);
-  expect(out, `${label}: off-screen`).toEqual([]);
+  return fitsScreen(page, label, selector);
 }

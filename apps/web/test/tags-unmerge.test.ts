@@ -2,7 +2,7 @@
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
+import { expectAccessible, fitsScreen, launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 
@@ -204,18 +204,7 @@ describe('a tag merge undone from the Tags curation page, in Chinese and English
   });
 });
 
-/** Nothing wider than the screen: no sideways scroll, no control or list item outside it. */
-async function fits(page: Page, label: string) {
-  const [scroll, inner, out] = await page.evaluate(() => {
-    const width = window.innerWidth;
-    const outside = [...document.querySelectorAll('main button, main input, main label, main li')]
-      .filter((el) => {
-        const box = el.getBoundingClientRect();
-        return box.width > 0 && (box.left < 0 || box.right > width + 0.5);
-      })
-      .map((el) => el.outerHTML.slice(0, 80));
-    return [document.documentElement.scrollWidth, width, outside] as const;
-  }, undefined);
-  expect(scroll, `${label} scroll width`).toBeLessThanOrEqual(inner);
-  expect(out, `${label}: off-screen`).toEqual([]);
+/** fitsScreen for every control and list item of the page. */
+function fits(page: Page, label: string) {
+  return fitsScreen(page, label, 'main button, main input, main label, main li');
 }

@@ -7,7 +7,16 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from '@directory/server/test/helpers';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, expectAccessible, launch, MISSING, screenshot, Watch, type WIDTHS } from './browser.ts';
+import {
+  ARTIFACTS,
+  expectAccessible,
+  fitsScreen,
+  launch,
+  MISSING,
+  screenshot,
+  Watch,
+  type WIDTHS,
+} from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 /** With UPDATE_DOCS_SCREENSHOTS=1, the drawer also goes to docs/screenshots (docs/curation.md#webhooks-in-the-console). */
@@ -447,25 +456,11 @@ describe('webhooks in the web console: deliveries in a drawer, rotate and copy t
   });
 });
 
-/**
- * Nothing wider than the screen: the page does not scroll sideways, and nothing `selector` names
- * (by default every control of the page) leaves it.
- */
-async function fits(
+/** fitsScreen, by default for every control of the page. */
+function fits(
   page: Page,
   label: string,
   selector = 'main button, main input, main label, main code, main h2, .secret-value, .copy-note',
 ) {
-  const [scroll, inner, out] = await page.evaluate((selector) => {
-    const width = window.innerWidth;
-    const outside = [...document.querySelectorAll(selector)]
-      .filter((el) => {
-        const box = el.getBoundingClientRect();
-        return box.width > 0 && (box.left < 0 || box.right > width + 0.5);
-      })
-      .map((el) => el.outerHTML.slice(0, 80));
-    return [document.documentElement.scrollWidth, width, outside] as const;
-  }, selector);
-  expect(scroll, `${label} scroll width`).toBeLessThanOrEqual(inner);
-  expect(out, `${label}: off-screen`).toEqual([]);
+  return fitsScreen(page, label, selector);
 }
