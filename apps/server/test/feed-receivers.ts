@@ -5,13 +5,24 @@ import type { Client } from './helpers.ts';
 
 /* The two ways a test sees the changes a server lets out: a follower of the feed, a webhook receiver. */
 
-/** A local webhook receiver: every body it was sent. `close` ends its connections, then waits for it to close. */
+/** A message a receiver was sent: its body and headers. */
+export interface Received {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A local webhook receiver answering 200: every body it was sent (`received`), and each with its
+ * headers (`messages`). `close` ends its connections, then waits for it to close.
+ */
 export async function receiver(): Promise<{
   url: string;
   received: string[];
+  messages: Received[];
   close: () => Promise<unknown>;
 }> {
   const received: string[] = [];
+  const messages: Received[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (d) => {
@@ -19,6 +30,7 @@ export async function receiver(): Promise<{
     });
     req.on('end', () => {
       received.push(body);
+      messages.push({ body, headers: req.headers as Record<string, string> });
       res.writeHead(200).end();
     });
   });
@@ -27,6 +39,7 @@ export async function receiver(): Promise<{
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
+    messages,
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(r));

@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Received, receiver } from './feed-receivers.ts';
 import {
   freshPostgresDatabase,
   project,
@@ -13,36 +12,6 @@ import {
   startServer,
   targets,
 } from './helpers.ts';
-
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-}
-
-/** A local receiver answering 200 to everything, keeping what it was sent. */
-async function receiver() {
-  const received: Received[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      received.push({ body, headers: req.headers as Record<string, string> });
-      res.writeHead(200).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
 
 /** Whether a receiver verifying with `secret` (the standardwebhooks library) accepts the message. */
 function accepts(secret: string, r: Received): boolean {
@@ -159,7 +128,7 @@ describe.each(targets)('managing webhooks on $name', (target) => {
     expect(r1.json.webhook.id).toBe(id);
     expect(Date.parse(r1.json.previousSecretValidUntil) - Date.now()).toBeGreaterThan(3500_000);
     expect((await s.call('POST', `/api/webhooks/${id}/ping`)).json.ping.success).toBe(true);
-    const during = hook.received.at(-1)!;
+    const during = hook.messages.at(-1)!;
     expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
     expect(accepts(first, during)).toBe(true);
     expect(accepts(second, during)).toBe(true);
@@ -169,7 +138,7 @@ describe.each(targets)('managing webhooks on $name', (target) => {
     expect(r2.json.previousSecretValidUntil).toBeNull();
     const third = r2.json.secret as string;
     await s.call('POST', `/api/webhooks/${id}/ping`);
-    const after = hook.received.at(-1)!;
+    const after = hook.messages.at(-1)!;
     expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
     expect(accepts(third, after)).toBe(true);
     expect(accepts(second, after)).toBe(false);
@@ -214,11 +183,11 @@ describe.each(targets)('managing webhooks on $name', (target) => {
     const fresh = rotated.json.secret as string;
     await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] } });
     const deadline = Date.now() + 30_000;
-    while (hook.received.length === 0) {
+    while (hook.messages.length === 0) {
       if (Date.now() > deadline) throw new Error('no delivery');
       await new Promise((r) => setTimeout(r, 50));
     }
-    const delivery = hook.received[0]!;
+    const delivery = hook.messages[0]!;
     expect(delivery.headers['webhook-id']).toMatch(/^chg_/);
     expect(accepts(old, delivery)).toBe(true);
     expect(accepts(fresh, delivery)).toBe(true);
