@@ -145,12 +145,15 @@ export class DocText {
       this.garbage = 0;
     } else slab.set(this.slab.subarray(0, this.used));
     this.slab = slab;
+    this.#view = undefined;
   }
 
   /** Gives back the slab's room beyond a 32nd more than it holds (a build ends with it). */
   trim(): void {
     if (this.slab.length - this.used <= this.used / 16) return;
     this.slab = this.slab.slice(0, this.used + (this.used >> 5));
+    // the view over the old slab would keep it (the build's doublings) alive until the next read
+    this.#view = undefined;
   }
 
   bytes(): number {

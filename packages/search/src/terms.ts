@@ -136,7 +136,8 @@ export function termsOf(p: IndexedProject): Terms {
     latinDesc,
     cjkName,
     cjkDesc,
-    keys: `${SEP}${keyList.join(SEP)}${SEP}`,
+    // one join: a flat string (a template literal would keep a chain of concatenations per document)
+    keys: ['', ...keyList, ''].join(SEP),
     keyAt,
     keyLen,
     keyPrefixes,
