@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { receiver } from './feed-receivers.ts';
 import { freshPostgresDatabase, project, type ServerProcess, spawnServer, targets } from './helpers.ts';
 
 // Deliveries queued by a burst of writes (docs/changes-and-webhooks.md#webhooks--key): a webhook subscribed
@@ -23,24 +22,20 @@ describe.each(targets)('webhooks under a burst of writes on $name', (target) => 
   });
 
   it('a webhook subscribed mid-burst receives every later change once, nothing rolled back', async () => {
+    const hook = await receiver();
+    cleanups.push(hook.close);
+    const hookUrl = hook.url;
     // deliveries received, by the change's feed cursor; the slugs of the project.created ones
-    const received = new Map<string, number>();
-    const created = new Set<string>();
-    const hook = createServer((req, res) => {
-      let body = '';
-      req.on('data', (d) => {
-        body += d;
-      });
-      req.on('end', () => {
-        const { type, data } = JSON.parse(body) as { type: string; data: { cursor: string; slug: string } };
-        received.set(data.cursor, (received.get(data.cursor) ?? 0) + 1);
-        if (type === 'project.created') created.add(data.slug);
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => hook.close(r)));
-    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    const parsed = () =>
+      hook.received.map(
+        (body) => JSON.parse(body) as { type: string; data: { cursor: string; slug: string } },
+      );
+    const created = () =>
+      new Set(
+        parsed()
+          .filter((m) => m.type === 'project.created')
+          .map((m) => m.data.slug),
+      );
 
     let databaseUrl: string;
     if (target.postgres) {
@@ -107,11 +102,16 @@ describe.each(targets)('webhooks under a burst of writes on $name', (target) => 
 
     // the project.created of every project written after the subscription
     const deadline = Date.now() + 60_000;
-    const missing = () => after.filter((slug) => !created.has(slug));
+    const missing = () => {
+      const seen = created();
+      return after.filter((slug) => !seen.has(slug));
+    };
     while (missing().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(missing()).toEqual([]);
     // nothing more comes: each received once, and every one of them a committed change of the feed
     await new Promise((r) => setTimeout(r, 500));
+    const received = new Map<string, number>();
+    for (const m of parsed()) received.set(m.data.cursor, (received.get(m.data.cursor) ?? 0) + 1);
     expect([...received.values()].filter((n) => n !== 1)).toEqual([]);
     const feed = await s.call('GET', '/api/changes?limit=1000');
     const cursors = new Set<string>(feed.json.changes.map((c: { cursor: string }) => c.cursor));
