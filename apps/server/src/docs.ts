@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { AppError, type ErrorKind, openApiDocument } from '@directory/core/server';
+import { type ErrorKind, openApiDocument } from '@directory/core/server';
 import { type Request, type Response, Router } from 'express';
-import { readsBody, sendError } from './rest-adapter.ts';
+import { methodNotAllowed, readsBody } from './rest-adapter.ts';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../package.json') as { version: string };
@@ -102,13 +102,7 @@ export function docsRouter(options: { rateLimited: boolean }): Router {
     res.type(PAGE_FILES[name]!).sendFile(name, { root: SWAGGER_UI_DIR });
   });
   for (const path of [DOCUMENT_PATH, PAGE_PATH, INIT_PATH, ...files]) {
-    router.all(path, (req: Request, res: Response) => {
-      res.setHeader('Allow', 'GET');
-      sendError(
-        res,
-        new AppError('METHOD_NOT_ALLOWED', [`${req.method} is not allowed on ${req.path}; allowed: GET`]),
-      );
-    });
+    router.all(path, methodNotAllowed(['GET']));
   }
   return router;
 }

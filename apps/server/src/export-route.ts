@@ -32,7 +32,7 @@ import { type Request, type Response, Router } from 'express';
 import { checkHeaderKey } from './checked-body.ts';
 import { reportError } from './logger.ts';
 import { repeatedParameters } from './repeated-params.ts';
-import { requestSignal, sendError } from './rest-adapter.ts';
+import { methodNotAllowed, requestSignal, sendError } from './rest-adapter.ts';
 
 /** Whether Accept-Encoding lets the answer be gzipped (`gzip`, `x-gzip` or `*`, with q above 0). */
 export function acceptsGzip(header: string | undefined): boolean {
@@ -128,13 +128,7 @@ export function exportRouter(options: { db: Kysely<Database>; keys: KeyVerifier 
       if (spool) await rm(spool, { recursive: true, force: true }).catch(() => {});
     }
   });
-  router.all(EXPORT_PATH, (req: Request, res: Response) => {
-    res.setHeader('Allow', 'GET');
-    sendError(
-      res,
-      new AppError('METHOD_NOT_ALLOWED', [`${req.method} is not allowed on ${req.path}; allowed: GET`]),
-    );
-  });
+  router.all(EXPORT_PATH, methodNotAllowed(['GET']));
   return router;
 }
 

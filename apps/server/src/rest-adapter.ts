@@ -27,6 +27,9 @@ import { reportError } from './logger.ts';
 import { movedHere } from './moved.ts';
 import { repeatedParameters } from './repeated-params.ts';
 import { ResponseCache } from './response-cache.ts';
+import { methodNotAllowed, sendError } from './send-error.ts';
+
+export { methodNotAllowed, sendError };
 
 export interface RestOptions {
   router: AppRouter;
@@ -126,13 +129,6 @@ export function requestSignal(res: Response): AbortSignal {
     if (!res.writableFinished) controller.abort();
   });
   return controller.signal;
-}
-
-export function sendError(res: Response, error: AppError): void {
-  if (error.location !== undefined) res.setHeader('Location', error.location);
-  // Unavailable (no connection in time, the read model not there yet): try again shortly.
-  if (error.status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1');
-  res.status(error.status).json(error.body);
 }
 
 /**
@@ -286,15 +282,7 @@ export function restRouter(options: RestOptions): Router {
 
   for (const path of new Set(routes.map((r) => r.path))) {
     const allowed = routes.filter((r) => r.path === path).map((r) => r.method.toUpperCase());
-    rest.all(path, (req: Request, res: Response) => {
-      res.setHeader('Allow', allowed.join(', '));
-      sendError(
-        res,
-        new AppError('METHOD_NOT_ALLOWED', [
-          `${req.method} is not allowed on ${req.path}; allowed: ${allowed.join(', ')}`,
-        ]),
-      );
-    });
+    rest.all(path, methodNotAllowed(allowed));
   }
   return rest;
 }
