@@ -1,3 +1,4 @@
+import { shrunk } from './shrunk.ts';
 import type { IndexedProject, LinkType } from './types.ts';
 
 /*
@@ -151,7 +152,7 @@ export class DocText {
   /** Gives back the slab's room beyond a 32nd more than it holds (a build ends with it). */
   trim(): void {
     if (this.slab.length - this.used <= this.used / 16) return;
-    this.slab = this.slab.slice(0, this.used + (this.used >> 5));
+    this.slab = shrunk(this.slab, this.used + (this.used >> 5));
     // the view over the old slab would keep it (the build's doublings) alive until the next read
     this.#view = undefined;
   }

@@ -1,3 +1,5 @@
+import { shrunk } from './shrunk.ts';
+
 /*
  * Where posting lists live (postings.ts reads them; postings-batch.ts appends a batch): per
  * term a length, and one document inline (`at`), or up to SMALL documents in a run of slots
@@ -82,7 +84,7 @@ export class PostingLists {
    */
   trim(): void {
     const room = (n: number) => Math.max(16, n + (n >> 5));
-    if (this.slab.length > room(this.used) * 1.03) this.slab = this.slab.slice(0, room(this.used));
+    if (this.slab.length > room(this.used) * 1.03) this.slab = shrunk(this.slab, room(this.used));
     for (const [term, l] of this.big) {
       const n = this.lens[term]!;
       if (l.length > room(room(n))) this.big.set(term, l.slice(0, room(n)));
