@@ -32,7 +32,7 @@ export interface Figure {
   figure: string;
   /** Whether it meets the target; null when it has none or it was not measured. */
   met: boolean | null;
-  /** The day, the machine's CPUs and its load when the run began. */
+  /** The day, the machine's CPUs and its load average when the figures were written (the run's end). */
   when: string;
   /** The command that measured it. */
   command: string;
