@@ -26,7 +26,7 @@ import type { FacetName, ProjectFacets, ValueFacet } from './types.ts';
 
 /**
  * What a word of a bitmap AND-ed and counted costs, in steps of the walk over documents, as
- * measured by bench/facets.ts (bench/LAST-RUN.md, "Facets: the cost model's threshold"; the
+ * measured by bench/facets.ts (bench/RESULTS.md as of commit 523d715, "Facets: the cost model's threshold"; the
  * crossover in docs/search.md#facets): 0.21–0.26 at 100,000 projects. So status (2 values)
  * is counted by value from about 1 match in 64 of the directory (n > 2 × 0.25 × directory / 32),
  * link types (4 values) from 1 in 32; the tags facet, mostly sparse lists, near the whole.

@@ -155,7 +155,7 @@ export class Applier {
 /**
  * An apply puts its projects STEP at a time, and gives the reads their turns (turns.ts) once
  * BUDGET_MS is spent: a replace costs 50–500 µs, and a tag merge's 10,000 put at once held every
- * search for half a second (bench/LAST-RUN.md "Tag merge").
+ * search for half a second (bench/RESULTS.md as of commit 523d715, "Tag merge").
  */
 const STEP = 50;
 const BUDGET_MS = 8;

@@ -38,7 +38,7 @@ export interface NewRevision {
  *
  * The revisions travel as one JSON parameter rather than an array per column: a tag merge sends
  * thousands of bodies at once, and the driver's escaping of text arrays and the server's parsing
- * of them took twice as long as the insert itself (bench/LAST-RUN.md "Tag merge").
+ * of them took twice as long as the insert itself (bench/RESULTS.md as of commit 523d715, "Tag merge").
  */
 export function revisionsInsert(
   revisions: readonly NewRevision[],
