@@ -32,6 +32,8 @@ export interface Figure {
   figure: string;
   /** Whether it meets the target; null when it has none or it was not measured. */
   met: boolean | null;
+  /** Why a target is not met, written by hand after the run (a new run's row comes without one). */
+  why?: string;
   /** The day, the machine's CPUs and its load average when the figures were written (the run's end). */
   when: string;
   /** The command that measured it. */
@@ -98,7 +100,7 @@ export function renderPage(figures: Figure[]): string {
     );
     for (const f of rows)
       lines.push(
-        `| ${cell(f.target)} | ${cell(f.figure)} | ${metText(f.met)} | ${cell(f.when)} | [${commands.indexOf(f.command) + 1}] |`,
+        `| ${cell(f.target)} | ${cell(f.figure)}${f.why ? ` — why: ${cell(f.why)}` : ''} | ${metText(f.met)} | ${cell(f.when)} | [${commands.indexOf(f.command) + 1}] |`,
       );
     lines.push('', ...commands.map((c, i) => `${i + 1}. \`${c}\``));
   }
