@@ -1,6 +1,6 @@
 import { itemsOf } from './model.ts';
-import type { Report, SizeResult } from './report.ts';
 import { fmtInt, fmtMs, fmtRatio, GIB } from './report-format.ts';
+import type { Report, SizeResult } from './report-types.ts';
 import type { Measurement } from './scenarios.ts';
 
 /* The targets a benchmark run is judged by, and how each figure scales from the smallest size. */

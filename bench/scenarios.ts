@@ -1,25 +1,12 @@
 import type autocannon from 'autocannon';
-import type { DatabaseHandle } from '../packages/db/src/index.ts';
 import { prng, seededProject } from './data.ts';
 import type { Measurement, Scenario, ScenarioOptions } from './scenario.ts';
+import type { ScenarioContext } from './scenario-context.ts';
 import { searchScenarios } from './search.ts';
-import type { SeedResult } from './seed.ts';
 import { seedClaimTasks } from './seed-tasks.ts';
 import { ITEMS, upsertScenario } from './upsert-scenario.ts';
 
-export type { Measurement, Scenario, ScenarioOptions };
-
-export interface ScenarioContext {
-  apiKey: string;
-  seed: SeedResult;
-  pool: DatabaseHandle['pool'];
-  runTag: string;
-  /**
-   * A named key (docs/keys-and-limits.md#named-keys-and-scopes) with a limit of its own, for the keyed GET
-   * (`slug-keyed`).
-   */
-  namedKey?: string;
-}
+export type { Measurement, Scenario, ScenarioContext, ScenarioOptions };
 
 /** Every scenario, in the order they run: reads first, then the writes that change the data. */
 export function scenarios(ctx: ScenarioContext, options: ScenarioOptions): Scenario[] {

@@ -1,7 +1,12 @@
 import { urlKey } from '../packages/core/src/domain/url-key.ts';
 import { benchId, seededProject, taskUrl } from './data.ts';
-import type { WrittenProjects } from './seed.ts';
 import { inChunks, type Pool } from './seed-chunks.ts';
+
+/** The projects a seeding wrote: their ids and slugs, project i at index i. */
+export interface WrittenProjects {
+  ids: string[];
+  slugs: string[];
+}
 
 /* The discovery tasks of a seeded database (seed.ts), and the pending ones the claim scenario takes. */
 

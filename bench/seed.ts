@@ -6,7 +6,9 @@ import { connect, migrateToLatest } from '../packages/db/src/index.ts';
 import { benchId, projectSlug, projectTagIndexes, seededProject, TAG_POOL, tagSlugs } from './data.ts';
 import { prepareSearch } from './search.ts';
 import { inChunks, type Pool } from './seed-chunks.ts';
-import { type SeededTask, seedTasks } from './seed-tasks.ts';
+import { type SeededTask, seedTasks, type WrittenProjects } from './seed-tasks.ts';
+
+export type { WrittenProjects };
 
 export interface SeedResult {
   projects: number;
@@ -58,10 +60,6 @@ const INSERT_CHUNK = `
 `;
 
 /** Ids and slugs of the projects written, project i at index i. */
-export interface WrittenProjects {
-  ids: string[];
-  slugs: string[];
-}
 
 /**
  * Writes projects 0..count-1 (3 links, 3 tags of a shared pool of 300 each) straight into the

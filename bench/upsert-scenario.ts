@@ -1,6 +1,6 @@
 import { newProject, prng, seededProject } from './data.ts';
 import type { Scenario, ScenarioOptions } from './scenario.ts';
-import type { ScenarioContext } from './scenarios.ts';
+import type { ScenarioContext } from './scenario-context.ts';
 import type { SeedResult } from './seed.ts';
 
 /** The projects (or urls) of each batch a write scenario sends. */
