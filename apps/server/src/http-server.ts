@@ -1,4 +1,5 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { AppError } from '@directory/core/server';
 import type express from 'express';
 
@@ -50,4 +51,16 @@ export function createHttpServer(app: express.Express, timeouts?: HttpTimeouts):
     );
   });
   return server;
+}
+
+/**
+ * Stops taking connections, and leaves the kept-alive ones to end as they would have: from now
+ * on every answer says `Connection: close` and its connection closes after it, and one left idle
+ * closes at the keep-alive timeout its client was told (`Keep-Alive: timeout=…`). Node's
+ * `server.close()` closes the idle ones at once instead, and a request a client sends on one at
+ * that moment meets a reset (docs/operating.md#reloads). Resolves once the last one has ended.
+ */
+export function retire(server: Server): Promise<void> {
+  server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+  return new Promise((resolve) => NetServer.prototype.close.call(server, () => resolve()));
 }

@@ -16,6 +16,7 @@ import { startBanner } from './banner.ts';
 import { ChangeSignal } from './changes/signal.ts';
 import { RETIRE } from './cluster.ts';
 import { type Config, readConfig } from './config.ts';
+import { retire } from './http-server.ts';
 import { createLogger, describeError } from './logger.ts';
 import { sharedSettings } from './shared-settings.ts';
 import { startDispatch } from './webhooks/dispatch.ts';
@@ -243,15 +244,26 @@ server.on('error', (err) => {
 
 let stopping = false;
 let serverClosed: Promise<void> | undefined;
-/** Stops accepting connections; resolves once the last one has ended. */
-const closeServer = () => {
-  serverClosed ??= new Promise<void>((resolve) => server.close(() => resolve()));
+/**
+ * Stops accepting connections; resolves once the last one has ended. A reload's old process
+ * (`keepAlive`) leaves its kept-alive connections to close after their next answer or their
+ * keep-alive timeout (http-server.ts); a stop closes the idle ones at once.
+ */
+const closeServer = (keepAlive = false) => {
+  serverClosed ??= keepAlive ? retire(server) : new Promise<void>((resolve) => server.close(() => resolve()));
   return serverClosed;
 };
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
+  if (signal === 'reload') {
+    // A reload's old process first lets its kept-alive connections end as they would have (their
+    // answers say `Connection: close`; one left idle closes at its keep-alive timeout), its model
+    // still following the feed; then it stops as on SIGTERM (long-polls answer now).
+    const waited = new Promise((resolve) => setTimeout(resolve, config.keepAliveTimeoutMs + 1_000).unref());
+    await Promise.race([closeServer(true), waited]);
+  }
   await reaper.stop();
   // Long-polls answer now (with what they have) instead of waiting out their `wait`.
   await feed.stop();
@@ -280,8 +292,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 // A reload's old process (cluster.ts): no new connection from now, then the same stop.
 process.on('message', (message: unknown) => {
   if ((message as { type?: unknown } | null)?.type !== RETIRE) return;
-  void closeServer();
-  server.closeIdleConnections();
+  void closeServer(true);
   void shutdown('reload');
 });
 process.on('SIGINT', () => void shutdown('SIGINT'));
