@@ -26,7 +26,7 @@ const LIST_FILTERS = ['status', 'tag', 'updatedAfter'];
 
 const NDJSON_EXAMPLE =
   '{"type":"export","version":1,"asOf":"2026-11-21T09:30:00.000Z","cursor":"YzEuNzc5LjUx","count":1}\n' +
-  '{"id":"k3b9x2m1q8w7e6r5t4y3u2i1","name":"通义千问","nameEn":"Qwen","slug":"qwen",…}\n';
+  '{"id":"k3b9x2m1q8w7e6r5t4y3u2i1","name":"通义千问","nameEn":"Qwen","slug":"qwen",…,"aliases":["qwen-chat"]}\n';
 const CSV_EXAMPLE =
   'id,slug,name,nameEn,description,descriptionEn,status,source,createdAt,updatedAt,tags,links,stars,downloads,content,contentEn\r\n' +
   'k3b9x2m1q8w7e6r5t4y3u2i1,qwen,通义千问,Qwen,"阿里云推出的超大规模语言模型系列，支持中英文对话与代码生成。",' +
@@ -57,7 +57,8 @@ export function exportPathItem(
       description:
         'Every project (or the list’s `status`, `tag` and `updatedAfter` filters of them) as of one database ' +
         'snapshot, in id order, streamed. NDJSON: a header line (`ExportHeader`: asOf, the change feed `cursor` of ' +
-        'the snapshot, count), then one project per line exactly as GET /api/projects/{slug} answers it. CSV: a ' +
+        'the snapshot, count), then one project per line exactly as GET /api/projects/{slug} answers it, with `aliases` added (the slugs ' +
+        'that lead to it, of projects merged into it; a restore keeps them). CSV: a ' +
         'header row, then one RFC 4180 row per project (tags and links joined by a space). Follow ' +
         '`GET /api/changes?after=<cursor>` for what changed since: nothing is missed or repeated. `after=<id>` ' +
         'resumes after a cut. gzip when Accept-Encoding allows. One export at a time per key (429).' +

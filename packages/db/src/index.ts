@@ -27,6 +27,7 @@ export {
   beginSnapshot,
   countExport,
   type ExportFilter,
+  exportAliases,
   exportIds,
   readSnapshotFacts,
   type SnapshotFacts,

@@ -31,6 +31,7 @@ export {
 export type {
   Change,
   CompleteTaskInput,
+  ExportedProject,
   ExportHeader,
   LeasedTask,
   ListChangesInput,

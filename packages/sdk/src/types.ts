@@ -3,8 +3,14 @@ import type { ExportHeader, RouterInputs, RouterOutputs } from '@directory/core'
 /** The first line of an NDJSON export (GET /api/export): its snapshot's time, feed cursor and count. */
 export type { ExportHeader };
 
-/** A project as endpoint 2 answers it (and as an export writes it). */
+/** A project as endpoint 2 answers it. */
 export type Project = RouterOutputs['projects']['get']['data'];
+
+/**
+ * A project line of an NDJSON export: the project as endpoint 2 answers it, and the slugs that
+ * lead to it (of projects merged into it), oldest first.
+ */
+export type ExportedProject = Project & { aliases: string[] };
 
 /**
  * The payload of one project to create or update

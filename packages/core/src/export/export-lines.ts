@@ -1,11 +1,11 @@
 import { csvRecord } from '../domain/csv.ts';
 import type { Project } from '../schemas/project.ts';
-import { CSV_COLUMNS, type ExportHeader } from './export.types.ts';
+import { CSV_COLUMNS, type ExportedProject, type ExportHeader } from './export.types.ts';
 
 /*
  * What an export writes (docs/api.md#export-get-apiexport). A project line is the project exactly
  * as endpoint 2 answers it (its `data`): the same row read (findProjectDetailsByIds) and the same
- * renderer (toProject), serialised as the REST adapter serialises it.
+ * renderer (toProject), serialised as the REST adapter serialises it; then its `aliases`.
  */
 
 /** The NDJSON header line: its fields in this order. */
@@ -13,7 +13,7 @@ export const headerLine = (h: ExportHeader): string =>
   `${JSON.stringify({ type: 'export', version: 1, asOf: h.asOf, cursor: h.cursor, count: h.count })}\n`;
 
 /** One NDJSON project line. */
-export const projectLine = (project: Project): string => `${JSON.stringify(project)}\n`;
+export const projectLine = (project: ExportedProject): string => `${JSON.stringify(project)}\n`;
 
 /** The CSV's header row. */
 export const csvHeaderRow = (): string => csvRecord(CSV_COLUMNS);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RequiredScope } from '../domain/scopes.ts';
 import { StatusFilter, TagFilter, UpdatedAfterFilter } from '../projects/find-projects.types.ts';
 import { optional, timestamp } from '../schemas/common.ts';
+import type { Project } from '../schemas/project.ts';
 import { queryObject } from '../schemas/query.ts';
 import type { ExportHeader as ExportHeaderLine } from './export-header.ts';
 
@@ -41,6 +42,13 @@ export const ExportInput = queryObject({
   }),
 });
 export type ExportInput = z.infer<typeof ExportInput>;
+
+/**
+ * A project line of an NDJSON export: the project as endpoint 2 answers it, and `aliases`, the
+ * slugs that lead to it (of projects merged into it: endpoint 2 answers them 301), oldest first,
+ * so that a restore keeps them (docs/operating.md#restore-from-an-export).
+ */
+export type ExportedProject = Project & { aliases: string[] };
 
 /** The NDJSON export's first line. */
 export const ExportHeader = z

@@ -4,6 +4,7 @@ import {
   countExport,
   type Database,
   type ExportFilter,
+  exportAliases,
   exportIds,
   findProjectDetailsByIds,
   type Kysely,
@@ -14,8 +15,8 @@ import { encodeCursor, feedCursor } from '../domain/cursor.ts';
 import { exportPosition } from '../domain/export-cursor.ts';
 import { AppError, issueDetails } from '../errors.ts';
 import { iso } from '../schemas/common.ts';
-import { type Project, toProject } from '../schemas/project.ts';
-import { type ExportHeader, ExportInput } from './export.types.ts';
+import { toProject } from '../schemas/project.ts';
+import { type ExportedProject, type ExportHeader, ExportInput } from './export.types.ts';
 
 /** Projects read per query: a keyset page of ids, then their details, inside the one snapshot. */
 export const EXPORT_CHUNK = 1_000;
@@ -46,7 +47,7 @@ export interface ExportRequest {
 export interface ExportRun {
   header: ExportHeader;
   /** Chunks of projects in id order; the snapshot ends when they end, or when the walk is left. */
-  chunks(): AsyncGenerator<Project[], void, void>;
+  chunks(): AsyncGenerator<ExportedProject[], void, void>;
   /** Ends the snapshot if it is still open (rollback: the export writes nothing). Safe to call again. */
   end(): Promise<void>;
 }
@@ -119,9 +120,10 @@ export async function openExport(db: Kysely<Database>, request: ExportRequest): 
               const ids = await exportIds(trx, { ...filter, after }, EXPORT_CHUNK);
               if (ids.length === 0) break;
               const byId = new Map((await findProjectDetailsByIds(trx, ids)).map((r) => [r.id, r]));
+              const aliases = await exportAliases(trx, ids);
               yield ids.flatMap((id) => {
                 const row = byId.get(id);
-                return row ? [toProject(row)] : [];
+                return row ? [{ ...toProject(row), aliases: aliases.get(id) ?? [] }] : [];
               });
               if (ids.length < EXPORT_CHUNK) break;
               after = ids[ids.length - 1];

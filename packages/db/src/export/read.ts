@@ -125,3 +125,21 @@ export async function exportIds(trx: Db, filter: ExportFilter, limit: number): P
   `.execute(trx);
   return rows.map((r) => r.id);
 }
+
+/**
+ * The slugs that lead to each of these projects (project_aliases: those of projects merged into
+ * it), oldest first, by project id; a project with none is absent.
+ */
+export async function exportAliases(trx: Db, ids: readonly string[]): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ project_id: string; slug: string }>`
+    select project_id, slug from project_aliases where project_id = any(${[...ids]}::text[])
+    order by project_id, created_at, slug
+  `.execute(trx);
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const slugs = out.get(r.project_id);
+    if (slugs) slugs.push(r.slug);
+    else out.set(r.project_id, [r.slug]);
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { DirectoryError, errorFromReply } from '../errors.ts';
 import { retryAfterMs } from '../transport.ts';
-import type { ExportHeader, Project } from '../types.ts';
+import type { ExportedProject, ExportHeader } from '../types.ts';
 
 /** What GET /api/export takes (docs/api.md#export-get-apiexport), and how a cut is resumed. */
 export interface ExportOptions {
@@ -168,7 +168,7 @@ export interface Export<T> extends AsyncIterable<T> {
   readonly parts: readonly ExportHeader[];
 }
 
-export type ProjectExport = Export<Project>;
+export type ProjectExport = Export<ExportedProject>;
 
 function exportOf<T>(walk: (parts: ExportParts) => AsyncIterable<T>): Export<T> {
   const parts: ExportParts = { headers: [] };
@@ -187,7 +187,7 @@ function exportOf<T>(walk: (parts: ExportParts) => AsyncIterable<T>): Export<T> 
 export function exportProjects(target: ExportTarget, options: ExportOptions = {}): ProjectExport {
   return exportOf(async function* (parts) {
     for await (const record of exportRecords(target, 'ndjson', options, parts))
-      if (record.id !== undefined) yield JSON.parse(record.text) as Project;
+      if (record.id !== undefined) yield JSON.parse(record.text) as ExportedProject;
   });
 }
 
