@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  freshPostgresDatabase,
+  databaseFor,
   project,
   type ServerProcess,
   spawnServer,
@@ -78,16 +75,7 @@ describe.each(targets)('webhooks on $name', (target) => {
   });
 
   /** A database URL for server processes, dropped/removed after the test. */
-  async function database(): Promise<string> {
-    if (target.postgres) {
-      const fresh = await freshPostgresDatabase();
-      cleanups.push(fresh.drop);
-      return fresh.url;
-    }
-    const dir = mkdtempSync(join(tmpdir(), 'webhooks-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    return `pglite:${dir}`;
-  }
+  const database = () => databaseFor(target, cleanups, 'webhooks-');
   async function server(env: Record<string, string>): Promise<ServerProcess> {
     const s = await spawnServer({ ...FAST, ...env });
     cleanups.push(() => s.stop('SIGKILL'));

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReadModel } from '@directory/core/server';
 import { connect, type DatabaseHandle, migrateToLatest } from '@directory/db';
@@ -84,6 +87,25 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
       await c.end();
     },
   };
+}
+
+/**
+ * A database for server processes of `target`, empty: a fresh PostgreSQL database, or a PGlite
+ * directory of its own; `cleanups` gets what drops or removes it after the test.
+ */
+export async function databaseFor(
+  target: { postgres: boolean },
+  cleanups: (() => Promise<unknown> | unknown)[],
+  prefix = 'directory-test-',
+): Promise<string> {
+  if (target.postgres) {
+    const fresh = await freshPostgresDatabase();
+    cleanups.push(fresh.drop);
+    return fresh.url;
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return `pglite:${dir}`;
 }
 
 export interface TestServer extends Client {

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { receiver } from './feed-receivers.ts';
-import { freshPostgresDatabase, project, type ServerProcess, spawnServer, targets } from './helpers.ts';
+import { databaseFor, project, type ServerProcess, spawnServer, targets } from './helpers.ts';
 
 // Deliveries queued by a burst of writes (docs/changes-and-webhooks.md#webhooks--key): a webhook subscribed
 // while the burst runs receives every change written after it, each once, and nothing of a write
@@ -37,16 +34,7 @@ describe.each(targets)('webhooks under a burst of writes on $name', (target) => 
           .map((m) => m.data.slug),
       );
 
-    let databaseUrl: string;
-    if (target.postgres) {
-      const fresh = await freshPostgresDatabase();
-      cleanups.push(fresh.drop);
-      databaseUrl = fresh.url;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'webhooks-burst-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      databaseUrl = `pglite:${dir}`;
-    }
+    const databaseUrl = await databaseFor(target, cleanups, 'webhooks-burst-');
     const s: ServerProcess = await spawnServer({
       DATABASE_URL: databaseUrl,
       WEBHOOK_API_KEY: KEY,

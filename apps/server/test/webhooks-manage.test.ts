@@ -1,17 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Received, receiver } from './feed-receivers.ts';
-import {
-  freshPostgresDatabase,
-  project,
-  type ServerProcess,
-  spawnServer,
-  startServer,
-  targets,
-} from './helpers.ts';
+import { databaseFor, project, type ServerProcess, spawnServer, startServer, targets } from './helpers.ts';
 
 /** Whether a receiver verifying with `secret` (the standardwebhooks library) accepts the message. */
 function accepts(secret: string, r: Received): boolean {
@@ -157,16 +147,7 @@ describe.each(targets)('managing webhooks on $name', (target) => {
   it('the dispatcher signs changes with both secrets during the grace, and logs neither', async () => {
     const hook = await receiver();
     cleanups.push(hook.close);
-    let databaseUrl: string;
-    if (target.postgres) {
-      const fresh = await freshPostgresDatabase();
-      cleanups.push(fresh.drop);
-      databaseUrl = fresh.url;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'webhooks-manage-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      databaseUrl = `pglite:${dir}`;
-    }
+    const databaseUrl = await databaseFor(target, cleanups, 'webhooks-manage-');
     const s: ServerProcess = await spawnServer({
       DATABASE_URL: databaseUrl,
       WEBHOOK_API_KEY: 'rotation-test-key',
