@@ -8,7 +8,7 @@ import type { Scenario } from './scenario.ts';
 
 /*
  * `pnpm bench -- --scenarios standby` (docs/operating.md#standbys): a private primary and a hot
- * standby of it (as apps/server/test/standby.test.ts makes them), a process that reads from the
+ * standby of it (as apps/server/test/standby-cluster.ts makes them), a process that reads from the
  * primary and one that reads from the standby, side by side on the same data: GET by slug and a
  * search on each, then the standby's process again while a writer upserts on the primary.
  * Printed as a Markdown table; bench/LAST-RUN.md keeps the runs.

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 /*
  * Throwaway PostgreSQL clusters for the tests that stop, pause and restart their database
- * (faults-postgres-stopped.test.ts, standby.test.ts): initdb, or pg_basebackup of another
+ * (faults-postgres-stopped.test.ts, standby-cluster.ts): initdb, or pg_basebackup of another
  * cluster for a hot standby, in a temporary directory, on a free port, TCP on 127.0.0.1 only.
  * As root (CI), the PostgreSQL tools run as the `postgres` user through runuser: initdb and
  * postgres refuse root.
