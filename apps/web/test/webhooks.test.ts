@@ -1,173 +1,37 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: the tests read what a person sees (innerText honours CSS)
-import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer, type TestServer } from '@directory/server/test/helpers';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { MISSING } from './browser.ts';
 import {
-  ARTIFACTS,
-  expectAccessible,
-  fitsScreen,
-  launch,
-  MISSING,
-  screenshot,
-  Watch,
-  type WIDTHS,
-} from './browser.ts';
-
-const WAIT = { timeout: 10_000 };
-/** With UPDATE_DOCS_SCREENSHOTS=1, the drawer also goes to docs/screenshots (docs/curation.md#webhooks-in-the-console). */
-const DOCS_SHOTS =
-  process.env.UPDATE_DOCS_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : null;
-/** What the receiver answers a change: JSON, which the drawer shows indented. */
-const CHANGE_ANSWER = '{"ok":true,"消息":"已收入索引"}';
-/** What it answers a ping: more than the 4 KB kept. */
-const PING_ANSWER = `pong ${'x'.repeat(6_000)}`;
+  browser,
+  CHANGE_ANSWER,
+  card,
+  clipboard,
+  enterKey,
+  focused,
+  focusInside,
+  got,
+  header,
+  hooks,
+  open,
+  PING_ANSWER,
+  receiverUrl,
+  s,
+  side,
+  stamp,
+  useWebhooksConsole,
+  WAIT,
+  watch,
+} from './webhooks-console.ts';
+import { layoutCases } from './webhooks-layout.ts';
 
 /**
  * The console's webhooks (docs/curation.md#webhooks-in-the-console): each delivery's request and
  * response in a drawer, pings marked, the secret rotated with a grace period and copied, the URL and
- * events edited; at 390 and 1280 px in both languages, axe-clean.
+ * events edited; at 390 and 1280 px in both languages, axe-clean (webhooks-layout.ts). One server,
+ * receiver and browser for all (webhooks-console.ts).
  */
 describe('webhooks in the web console: deliveries in a drawer, rotate and copy the secret, edit (Chromium)', () => {
-  let s: TestServer;
-  let browser: Browser | undefined;
-  let receiver: Server;
-  let receiverUrl = '';
-  let deadUrl = '';
-  const got: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const watch = new Watch();
-  const stamp = Date.now();
-  const hooks = { main: '', dead: '', edit: '', layout: '' };
-
-  const createHook = async (url: string, description: string) => {
-    const made = await s.call('POST', '/api/webhooks', { body: { url, events: ['*'], description } });
-    expect(made.status, made.text).toBe(200);
-    return made.json.webhook.id as string;
-  };
-  /** An attempt recorded for a change queued to the webhook, as before requests were kept. */
-  const oldAttempt = async (webhookId: string) => {
-    const db = s.db.db;
-    const queued = await db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('webhook_id', '=', webhookId)
-      .execute();
-    expect(queued.length).toBeGreaterThan(0);
-    await db
-      .insertInto('webhook_attempts')
-      .values({
-        webhook_id: webhookId,
-        delivery_id: queued[0]!.id,
-        change_id: queued[0]!.change_id,
-        event: 'project.created',
-        status_code: 500,
-        error: 'HTTP 500',
-        success: false,
-        duration_ms: 4,
-      })
-      .execute();
-  };
-
-  beforeAll(async () => {
-    s = await startServer({ postgres: false }, { allowPrivateWebhookTargets: true, webhookTimeoutMs: 2_000 });
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => {
-        body += c;
-      });
-      req.on('end', () => {
-        got.push({ headers: req.headers, body });
-        if (body.includes('"type":"ping"'))
-          res.writeHead(200, { 'content-type': 'text/plain', 'x-receiver': 'console-test' }).end(PING_ANSWER);
-        else
-          res
-            .writeHead(200, {
-              'content-type': 'application/json; charset=utf-8',
-              'x-receiver': 'console-test',
-            })
-            .end(CHANGE_ANSWER);
-      });
-    }).listen(0, '127.0.0.1');
-    await new Promise<void>((r) => receiver.once('listening', () => r()));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook-${stamp}`;
-    // a port nothing listens on: a ping gets no answer
-    const closed = createServer().listen(0, '127.0.0.1');
-    await new Promise<void>((r) => closed.once('listening', () => r()));
-    deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/dead-${stamp}`;
-    await new Promise((r) => closed.close(r));
-
-    hooks.main = await createHook(`${receiverUrl}/main`, 'main');
-    hooks.dead = await createHook(deadUrl, 'dead');
-    hooks.edit = await createHook(`${receiverUrl}/edit`, 'edit');
-    hooks.layout = await createHook(`${receiverUrl}/layout`, 'layout');
-    const made = await s.call('POST', '/api/webhook/projects', {
-      body: {
-        projects: [
-          {
-            name: `钩子项目 ${stamp}`,
-            nameEn: `Hooked ${stamp}`,
-            description: '一个用于测试网络钩子的项目。',
-            descriptionEn: 'A project to try webhooks with.',
-            tags: [{ name: '测试', nameEn: 'Testing' }],
-            links: [{ type: 'CODEHOST', url: `https://github.com/hooks-${stamp}/p` }],
-          },
-        ],
-      },
-    });
-    expect(made.json.created, made.text).toBe(1);
-    await oldAttempt(hooks.main);
-    await oldAttempt(hooks.layout);
-    // the layout webhook: a ping and a redelivered change, each with its request and response
-    expect((await s.call('POST', `/api/webhooks/${hooks.layout}/ping`)).json.ping.statusCode).toBe(200);
-    const listed = (await s.call('GET', `/api/webhooks/${hooks.layout}/deliveries`)).json.deliveries;
-    const change = listed.find((d: { type: string }) => d.type === 'change');
-    const again = await s.call('POST', `/api/webhooks/${hooks.layout}/deliveries/${change.id}/redeliver`);
-    expect(again.json.delivery.statusCode, again.text).toBe(200);
-    browser = await launch();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((r) => receiver?.close(r));
-    await s?.close();
-  });
-
-  const open = async (
-    path: string,
-    options: { locale?: string; width?: keyof typeof WIDTHS; clipboard?: boolean } = {},
-  ) => {
-    const context = await watch.context(browser!, options);
-    if (options.clipboard)
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.baseUrl });
-    const page = await context.newPage();
-    await page.goto(s.baseUrl + path);
-    return page;
-  };
-  const enterKey = async (page: Page) => {
-    await page.locator('.key-prompt input[type="password"]').fill(s.key);
-    await page.locator('.key-prompt button[type="submit"]').click();
-  };
-  const card = (page: Page, id: string) => page.locator(`.webhook[data-webhook="${id}"]`);
-  const focusInside = (page: Page) =>
-    page.evaluate(() => document.activeElement?.closest('dialog[open]') !== null);
-  const focused = (page: Page) =>
-    page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText);
-  const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
-  /** The drawer's section (`request` or `response`). */
-  const side = (drawer: Locator, which: 'request' | 'response') => drawer.locator(`[data-side="${which}"]`);
-  /** A header's value in a side's table. */
-  const header = (where: Locator, name: string) =>
-    where
-      .locator('.header-table tbody tr')
-      .filter({ has: where.page().getByRole('rowheader', { name, exact: true }) })
-      .locator('td');
+  useWebhooksConsole();
 
   it('opens a ping and a change in the drawer: request and response, Esc and Close return focus', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
@@ -379,75 +243,7 @@ describe('webhooks in the web console: deliveries in a drawer, rotate and copy t
     await page.context().close();
   });
 
-  it('fits 390 and 1280 px in Chinese and English, and passes axe-core: the drawer open, a rotated secret shown', async (ctx) => {
-    if (!browser) return ctx.skip(MISSING);
-    for (const width of ['desktop', 'phone'] as const) {
-      for (const locale of ['zh-CN', 'en-US']) {
-        const label = `${width} ${locale}`;
-        const lang = locale.slice(0, 2);
-        const page = await open('/webhooks', { locale, width });
-        await enterKey(page);
-        const hook = card(page, hooks.layout);
-        const change = hook.locator('tr[data-type="change"]').first();
-        await change.waitFor(WAIT);
-        await hook.locator('tr[data-type="ping"]').waitFor(WAIT);
-        await page.waitForTimeout(150);
-        await fits(page, `list ${label}`);
-        await expectAccessible(page, `list ${label}`);
-        await screenshot(page, `webhooks-list-${width}-${lang}`);
-
-        await change.locator('.delivery-actions button').first().click();
-        const drawer = page.getByRole('dialog');
-        await drawer.locator('[data-side="response"] pre').waitFor(WAIT);
-        await page.waitForTimeout(200);
-        await fits(
-          page,
-          `drawer ${label}`,
-          'dialog button, dialog table, dialog pre, dialog h2, dialog h3, dialog p',
-        );
-        // the drawer is within the screen
-        const box = await drawer.boundingBox();
-        const viewport = page.viewportSize()!;
-        expect(box!.x).toBeGreaterThanOrEqual(0);
-        expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width + 0.5);
-        await expectAccessible(page, `drawer ${label}`);
-        await page.screenshot({ path: join(ARTIFACTS, `webhooks-drawer-${width}-${lang}.png`) });
-        // Chinese on the phone, English on the desktop
-        if (DOCS_SHOTS && (width === 'desktop') === (lang === 'en'))
-          await page.screenshot({ path: `${DOCS_SHOTS}webhooks-drawer-${width}.png` });
-        // scrolled to the response
-        await drawer.locator('[data-side="response"]').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(ARTIFACTS, `webhooks-drawer-response-${width}-${lang}.png`) });
-        await page.keyboard.press('Escape');
-        await drawer.waitFor({ state: 'detached', ...WAIT });
-
-        // a ping's drawer: its answer cut at 4 KB, said so
-        await hook.locator('tr[data-type="ping"] .delivery-actions button').click();
-        await drawer.locator('.truncated').waitFor(WAIT);
-        await fits(page, `ping drawer ${label}`, 'dialog button, dialog table, dialog pre, dialog p');
-        await expectAccessible(page, `ping drawer ${label}`);
-        await drawer.locator('.truncated').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(ARTIFACTS, `webhooks-drawer-ping-${width}-${lang}.png`) });
-        await page.keyboard.press('Escape');
-        await drawer.waitFor({ state: 'detached', ...WAIT });
-
-        await hook.locator('.form-actions button').nth(3).click();
-        await hook.locator('.rotate-secret button[type="submit"]').click();
-        await hook.locator('.rotate-secret .secret-value').waitFor(WAIT);
-        await fits(page, `rotated ${label}`);
-        await expectAccessible(page, `rotated ${label}`);
-        await screenshot(page, `webhooks-rotated-${width}-${lang}`);
-        await hook.screenshot({ path: join(ARTIFACTS, `webhooks-card-${width}-${lang}.png`) });
-        await hook.locator('.rotate-secret .row:last-child button').click();
-
-        await hook.locator('.form-actions button').nth(2).click();
-        await hook.locator('.webhook-edit').waitFor(WAIT);
-        await fits(page, `edit ${label}`);
-        await expectAccessible(page, `edit ${label}`);
-        await page.context().close();
-      }
-    }
-  }, 180_000);
+  layoutCases();
 
   it('sent no request off the origin, and no page threw', async (ctx) => {
     if (!browser) return ctx.skip(MISSING);
@@ -455,12 +251,3 @@ describe('webhooks in the web console: deliveries in a drawer, rotate and copy t
     expect(watch.problems).toEqual([]);
   });
 });
-
-/** fitsScreen, by default for every control of the page. */
-function fits(
-  page: Page,
-  label: string,
-  selector = 'main button, main input, main label, main code, main h2, .secret-value, .copy-note',
-) {
-  return fitsScreen(page, label, selector);
-}
