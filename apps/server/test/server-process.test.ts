@@ -1,43 +1,21 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { project, type ServerProcess, slugOf, spawnServer } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { getProject, newKey, upsert, useProcesses } from './embedded-process.ts';
+import { project, slugOf } from './helpers.ts';
 
 /**
  * The server as a process on embedded PGlite (`pglite:<dir>`), each test in its own directory:
- * persistence across restarts, the one-process-per-directory lock, the generated key, graceful
- * shutdown and the health check.
+ * persistence across restarts, the one-process-per-directory lock (docs/operating.md#several-processes-crashes-and-outages) and the health
+ * check. Its keys are in server-process-keys.test.ts, its graceful shutdown in
+ * server-process-shutdown.test.ts.
  */
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const LOCK_FILE = 'directory-server.lock';
 
-const dirs: string[] = [];
-const servers: ServerProcess[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.stop('SIGKILL')));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'directory-server-test-'));
-  dirs.push(dir);
-  return dir;
-}
-
-const newKey = () => `process-key-${randomBytes(8).toString('hex')}`;
-
-/** spawnServer, remembered so that afterEach kills it whatever the test did. */
-async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const s = await spawnServer(env);
-  servers.push(s);
-  return s;
-}
+const { tempDir, start } = useProcesses();
 
 /** main.ts run to its end (for a start that must fail): exit code and everything it wrote. */
 function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -63,74 +41,6 @@ function runToExit(env: Record<string, string>): Promise<{ code: number | null; 
     });
   });
 }
-
-/** Resolves once the process has written something matching `pattern`. */
-function waitForOutput(s: ServerProcess, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (!pattern.test(s.output())) return;
-      done();
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`no ${pattern} in the output:\n${s.output()}`));
-    }, timeoutMs);
-    const done = () => {
-      clearTimeout(timer);
-      s.child.stdout?.off('data', check);
-    };
-    s.child.stdout?.on('data', check);
-    check();
-  });
-}
-
-/**
- * A keyed POST sent with `Expect: 100-continue`: the server answers "100 Continue" once it has
- * read the headers, so when `onContinue` runs the request is surely in the server's hands;
- * `onContinue` decides when the body follows (`send` resolves once it is handed to the socket).
- */
-function postExpectingContinue(
-  s: ServerProcess,
-  path: string,
-  payload: unknown,
-  onContinue: (send: () => Promise<void>) => Promise<void>,
-): Promise<{ status: number; text: string }> {
-  const body = JSON.stringify(payload);
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, s.baseUrl), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        'x-api-key': s.key,
-        expect: '100-continue',
-      },
-    });
-    const send = () => new Promise<void>((sent) => req.end(body, () => sent()));
-    req.on('continue', () => {
-      onContinue(send).catch((err) => {
-        req.destroy();
-        reject(err);
-      });
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => {
-        text += d;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
-
-const upsert = (s: ServerProcess, projects: unknown[]) =>
-  s.call('POST', '/api/webhook/projects', { body: { projects } });
-const getProject = (s: ServerProcess, slug: string) =>
-  s.call('GET', `/api/projects/${encodeURIComponent(slug)}`, { key: false });
 
 describe('the server process on embedded PGlite', () => {
   it('keeps its data across a restart on the same directory', async () => {
@@ -223,170 +133,6 @@ describe('the server process on embedded PGlite', () => {
     expect((await getProject(second, slugOf(p))).status).toBe(200);
     expect(await second.stop('SIGTERM')).toBe(0);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
-  });
-
-  it('without WEBHOOK_API_KEY prints a generated key exactly once, and that key works', async () => {
-    const s = await start({ DATABASE_URL: 'memory:', WEBHOOK_API_KEY: '', LOG_LEVEL: 'trace' });
-    const key = s.output().match(/generated key: (\S+)/)?.[1];
-    expect(key).toBeDefined();
-    expect(key!.length).toBeGreaterThanOrEqual(16);
-
-    const ok = await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] }, key });
-    expect(ok.status).toBe(200);
-    expect(ok.json).toMatchObject({ created: 1 });
-    const invalid = await s.call('POST', '/api/webhook/projects', { body: { projects: [] }, key });
-    expect(invalid.status).toBe(400);
-    const inBody = await s.call('POST', '/api/webhook/projects', {
-      body: { apiKey: key, projects: [project()] },
-      key: false,
-    });
-    expect(inBody.status).toBe(200);
-    expect((await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] } })).status).toBe(
-      401,
-    );
-    expect(
-      (await s.call('POST', '/api/webhook/projects', { body: { projects: [project()] }, key: false })).status,
-    ).toBe(401);
-
-    expect(await s.stop('SIGTERM')).toBe(0);
-    expect(s.output().split(key!).length - 1).toBe(1);
-  });
-
-  it('without WEBHOOK_API_KEY on an embedded database directory, makes one key, keeps it (0600) and prints it once', async () => {
-    const dir = tempDir();
-    const env = { DATABASE_URL: `pglite:${dir}`, WEBHOOK_API_KEY: '' };
-    const first = await start(env);
-    const key = first.output().match(/generated an API key, kept in (\S+): (\S+)/);
-    expect(key?.[1]).toBe(join(dir, 'api-key'));
-    expect(readFileSync(join(dir, 'api-key'), 'utf8')).toBe(`${key?.[2]}\n`);
-    expect(statSync(join(dir, 'api-key')).mode & 0o777).toBe(0o600);
-    expect(await first.stop('SIGTERM')).toBe(0);
-
-    const second = await start(env);
-    expect(second.output()).toContain(`using the API key kept in ${join(dir, 'api-key')}`);
-    expect(second.output()).not.toContain(key![2]);
-    const ok = await second.call('POST', '/api/webhook/projects', {
-      body: { projects: [project()] },
-      key: key![2],
-    });
-    expect(ok.status).toBe(200);
-    expect(await second.stop('SIGTERM')).toBe(0);
-
-    // a configured key wins over the file, and is not written to it
-    const configured = newKey();
-    const third = await start({ ...env, WEBHOOK_API_KEY: configured });
-    expect(
-      (await third.call('POST', '/api/webhook/projects', { body: { projects: [project()] }, key: key![2] }))
-        .status,
-    ).toBe(401);
-    expect(
-      (
-        await third.call('POST', '/api/webhook/projects', {
-          body: { projects: [project()] },
-          key: configured,
-        })
-      ).status,
-    ).toBe(200);
-    expect(readFileSync(join(dir, 'api-key'), 'utf8')).toBe(`${key?.[2]}\n`);
-    expect(third.output()).not.toMatch(/API key kept in/);
-    // three starts of a server on an embedded database directory: a minute on a loaded machine
-  }, 180_000);
-
-  it('never writes a configured WEBHOOK_API_KEY to its output', async () => {
-    const key = newKey();
-    const s = await start({ DATABASE_URL: `pglite:${tempDir()}`, WEBHOOK_API_KEY: key, LOG_LEVEL: 'trace' });
-    const post = (options: Parameters<ServerProcess['call']>[2], path = '/api/webhook/projects') =>
-      s.call('POST', path, options);
-
-    expect((await post({ body: { projects: [project()] } })).status).toBe(200); // header
-    expect((await post({ body: { apiKey: key, projects: [project()] }, key: false })).status).toBe(200); // body
-    expect((await post({ body: { apiKey: key, projects: [project()] } })).status).toBe(200); // both
-    const invalid = await post({ body: { apiKey: key, projects: [{ ...project(), tags: [] }] } });
-    expect(invalid.status).toBe(400);
-    expect(invalid.text).not.toContain(key);
-    const unparsable = await post({ raw: `{"apiKey":"${key}", "projects": [` });
-    expect(unparsable.status).toBe(400);
-    expect(unparsable.text).not.toContain(key);
-    const wrongHeader = await post({ body: { apiKey: key, projects: [project()] }, key: `${key}x` });
-    expect(wrongHeader.status).toBe(401);
-    expect(wrongHeader.text).not.toContain(key);
-    const inQuery = await post(
-      { body: { projects: [project()] }, key: false },
-      `/api/webhook/projects?apiKey=${key}`,
-    );
-    expect(inQuery.status).toBe(401);
-
-    expect(await s.stop('SIGTERM')).toBe(0);
-    expect(s.output()).toMatch(/"msg":"stopped"/);
-    expect(s.output()).not.toContain(key);
-    expect(s.output()).not.toMatch(/generated key/);
-  });
-
-  it('on SIGTERM sent right after a large batch, answers the batch and exits 0', async () => {
-    const dir = tempDir();
-    const env = { DATABASE_URL: `pglite:${dir}`, WEBHOOK_API_KEY: newKey() };
-    const s = await start(env);
-    const projects = Array.from({ length: 100 }, () => project({ content: '# 内容\n'.repeat(500) }));
-
-    // The signal goes right after the whole body has been handed to the socket.
-    const reply = await postExpectingContinue(s, '/api/webhook/projects', { projects }, async (send) => {
-      await send();
-      s.child.kill('SIGTERM');
-    });
-
-    expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.text)).toEqual({
-      success: true,
-      processed: 100,
-      created: 100,
-      updated: 0,
-      failed: 0,
-      errors: [],
-      results: expect.any(Array),
-    });
-    expect(await s.stop()).toBe(0);
-    expect(s.output()).toMatch(/"msg":"shutting down"/);
-    expect(s.output()).toMatch(/"msg":"stopped"/);
-
-    // Everything the answered request wrote was committed.
-    const again = await start(env);
-    const reads = await Promise.all([projects[0]!, projects[99]!].map((p) => getProject(again, slugOf(p))));
-    expect(reads.map((r) => r.status)).toEqual([200, 200]);
-  });
-
-  it('once shutting down, refuses new connections but finishes the request in flight', async () => {
-    const s = await start({ DATABASE_URL: `pglite:${tempDir()}`, WEBHOOK_API_KEY: newKey() });
-    const projects = Array.from({ length: 20 }, () => project());
-
-    // The request's headers are in; the shutdown starts; only then does its body follow.
-    const reply = await postExpectingContinue(s, '/api/webhook/projects', { projects }, async (send) => {
-      s.child.kill('SIGTERM');
-      await waitForOutput(s, /"msg":"shutting down"/);
-      await expect(fetch(`${s.baseUrl}/healthz`)).rejects.toThrow();
-      await send();
-    });
-
-    expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.text)).toMatchObject({ processed: 20, created: 20, failed: 0 });
-    expect(await s.stop()).toBe(0);
-    const out = s.output();
-    const shuttingDown = out.indexOf('"msg":"shutting down"');
-    const answered = out.search(/"path":"\/api\/webhook\/projects","status":200[^\n]*"msg":"request"/);
-    const stopped = out.indexOf('"msg":"stopped"');
-    expect(shuttingDown).toBeGreaterThan(-1);
-    expect(answered).toBeGreaterThan(shuttingDown);
-    expect(stopped).toBeGreaterThan(answered);
-  });
-
-  it('still exits on SIGTERM when the reader of its stdout has gone', async () => {
-    const s = await start({ DATABASE_URL: 'memory:', WEBHOOK_API_KEY: newKey() });
-    // like `… | head -1`: the next log line (the shutdown's) meets a broken pipe
-    s.child.stdout?.destroy();
-    const code = await Promise.race([
-      s.stop('SIGTERM'),
-      new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000)),
-    ]);
-    expect(code).toBe(0);
   });
 
   it('answers /healthz with exactly {"success":true,"status":"ok"}', async () => {
