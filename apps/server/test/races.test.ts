@@ -1,72 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  freshPostgresDatabase,
-  POSTGRES_URL,
-  project,
-  type Reply,
-  type ServerProcess,
-  slugOf,
-  spawnServer,
-  uniqueUrl,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { POSTGRES_URL, project, slugOf, spawnServer, uniqueUrl } from './helpers.ts';
+import { N, useRacingServers } from './races-servers.ts';
+import { urlKeyRaces } from './races-url-keys.ts';
 
 /**
  * Races between two server processes on one PostgreSQL database: what one process cannot
  * serialise in memory, the database (advisory locks, unique constraints, conditional updates)
  * must. Every race fires N requests at once, alternating between the two processes.
+ * The processes and the races' helpers are races-servers.ts; the races on url keys are
+ * races-url-keys.ts, registered here on the same processes.
  */
-const N = 12;
 
 describe.skipIf(!POSTGRES_URL)('races between two server processes on one PostgreSQL', () => {
-  let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
-  let servers: ServerProcess[] = [];
-  let sql: pg.Client | undefined;
-
-  beforeAll(async () => {
-    fresh = await freshPostgresDatabase();
-    const env = {
-      DATABASE_URL: fresh.url,
-      WEBHOOK_API_KEY: `race-key-${randomBytes(8).toString('hex')}`,
-      DB_POOL_SIZE: '10',
-    };
-    // Both start at once on an empty database: the migrations race too.
-    const started = await Promise.allSettled([spawnServer(env), spawnServer(env)]);
-    servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-    const failed = started.find((s) => s.status === 'rejected');
-    if (failed) throw failed.reason;
-    sql = new pg.Client({ connectionString: fresh.url });
-    await sql.connect();
-  });
-
-  afterAll(async () => {
-    await sql?.end();
-    await Promise.all(servers.map((s) => s.stop('SIGTERM')));
-    await fresh?.drop();
-  });
-
-  /** N requests at once, request i on process i % 2. */
-  function race(request: (s: ServerProcess, i: number) => Promise<Reply>): Promise<Reply[]> {
-    return Promise.all(Array.from({ length: N }, (_, i) => request(servers[i % 2]!, i)));
-  }
-  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-    (await sql!.query<R>(text, values)).rows;
-  const sum = (replies: Reply[], field: string) =>
-    replies.reduce((n, r) => n + (r.json?.[field] as number), 0);
-  const statuses = (replies: Reply[]) => replies.map((r) => r.status).sort((a, b) => a - b);
-  const upsert = (s: ServerProcess, projects: unknown[]) =>
-    s.call('POST', '/api/webhook/projects', { body: { projects } });
-
-  async function createTask(): Promise<string> {
-    const sourceUrl = uniqueUrl('task');
-    const r = await servers[0]!.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl }] } });
-    expect(r.json).toMatchObject({ created: 1 });
-    const rows = await query<{ id: string }>('select id from discovery_tasks where source_url = $1', [
-      sourceUrl,
-    ]);
-    return rows[0]!.id;
-  }
+  const c = useRacingServers();
+  const { race, query, sum, statuses, upsert, createTask } = c;
 
   /** Race (a): N upserts of one new project; returns nothing, asserts everything. */
   async function raceOneNewProject() {
@@ -155,6 +104,7 @@ describe.skipIf(!POSTGRES_URL)('races between two server processes on one Postgr
   });
 
   it('lets exactly one of N concurrent claims move a PENDING task to IN_PROGRESS', async () => {
+    const { servers } = c;
     const id = await createTask();
     const replies = await race((s) =>
       s.call('PATCH', `/api/discovery/tasks/${id}`, { body: { status: 'IN_PROGRESS' } }),
@@ -174,6 +124,7 @@ describe.skipIf(!POSTGRES_URL)('races between two server processes on one Postgr
   });
 
   it('lets exactly one of N concurrent completes win; the losers write no project', async () => {
+    const { servers } = c;
     const id = await createTask();
     const claim = await servers[0]!.call('PATCH', `/api/discovery/tasks/${id}`, {
       body: { status: 'IN_PROGRESS' },
@@ -207,81 +158,10 @@ describe.skipIf(!POSTGRES_URL)('races between two server processes on one Postgr
     expect(reads.find((r) => r.status === 200)!.json.data.id).toBe(projectId);
   });
 
-  /**
-   * Twelve spellings of one GitHub repository (docs/curation.md#same-project-other-spelling): one url key.
-   */
-  function spellings(owner: string, repo: string): string[] {
-    const escaped = `%${owner.charCodeAt(0).toString(16).toUpperCase()}${owner.slice(1)}`;
-    return [
-      `https://github.com/${owner}/${repo}`,
-      `http://github.com/${owner.toLowerCase()}/${repo.toLowerCase()}.git`,
-      `https://www.github.com/${owner}/${repo}/tree/main`,
-      `https://github.com/${owner}/${repo}/`,
-      `https://GitHub.com/${owner}/${repo}#readme`,
-      `https://github.com/${owner}/${repo}?utm_source=feed`,
-      `https://github.com:443/${owner}/${repo}`,
-      `https://github.com/${owner}/${repo}/blob/main/README.md`,
-      `https://github.com/${owner}/${repo}/issues`,
-      `http://www.github.com/${owner.toUpperCase()}/${repo.toUpperCase()}`,
-      `https://github.com/${owner}/${repo}.git/`,
-      `https://github.com/${escaped}/${repo}`,
-    ];
-  }
-
-  it('makes twelve spellings of one repository, upserted at once by two processes, one project', async () => {
-    const owner = `QwenLM${randomBytes(4).toString('hex')}`;
-    const urls = spellings(owner, 'Qwen');
-    expect(new Set(urls).size).toBe(N);
-    // Different names too: no slug ties them, only the url key does.
-    const inputs = urls.map((url, i) =>
-      project({ nameEn: `Qwen ${owner} spelling ${i}`, links: [{ type: 'CODEHOST', url }] }),
-    );
-    const replies = await race((s, i) => upsert(s, [inputs[i]]));
-    for (const r of replies) expect(r.json).toMatchObject({ success: true, processed: 1, failed: 0 });
-    expect(sum(replies, 'created')).toBe(1);
-    expect(sum(replies, 'updated')).toBe(N - 1);
-    const holders = await query<{ project_id: string; url_key: string; n: number }>(
-      'select project_id, url_key, count(*)::int as n from links where url = any($1::text[]) group by 1, 2',
-      [urls],
-    );
-    expect(holders).toEqual([
-      { project_id: expect.any(String), url_key: `github.com/${owner.toLowerCase()}/qwen`, n: 1 },
-    ]);
-    const projects = await query('select id from projects where slug = any($1::text[])', [
-      inputs.map(slugOf),
-    ]);
-    expect(projects).toHaveLength(1);
-  });
-
-  it('makes twelve spellings of one task url, created at once by two processes, one task', async () => {
-    const urls = spellings(`Task${randomBytes(4).toString('hex')}`, 'Repo');
-    const replies = await race((s, i) =>
-      s.call('POST', '/api/discovery/tasks', { body: { tasks: [{ sourceUrl: urls[i] }] } }),
-    );
-    expect(sum(replies, 'created')).toBe(1);
-    expect(sum(replies, 'skipped')).toBe(N - 1);
-    const rows = await query('select id from discovery_tasks where source_url = any($1::text[])', [urls]);
-    expect(rows).toHaveLength(1);
-  });
-
-  it('keeps repositories whose paths differ only by case apart on a case-sensitive host', async () => {
-    const base = `https://git.example.org/${randomBytes(4).toString('hex')}`;
-    const inputs = Array.from({ length: N }, (_, i) =>
-      project({
-        links: [{ type: 'CODEHOST', url: i % 2 === 0 ? `${base}/Models/Foo` : `${base}/models/foo` }],
-      }),
-    );
-    const replies = await race((s, i) => upsert(s, [inputs[i]]));
-    expect(sum(replies, 'created')).toBe(2);
-    const holders = await query<{ url: string }>(
-      'select distinct project_id, url from links where url = any($1::text[]) order by url',
-      [[`${base}/Models/Foo`, `${base}/models/foo`]],
-    );
-    expect(holders.map((h) => h.url)).toEqual([`${base}/Models/Foo`, `${base}/models/foo`]);
-    expect(new Set(holders.map((h) => (h as unknown as { project_id: string }).project_id)).size).toBe(2);
-  });
+  urlKeyRaces(c);
 
   it('a merge whose process is killed midway leaves everything as it was (one transaction)', async () => {
+    const { fresh, servers } = c;
     const [from, into] = [project(), project()];
     await upsert(servers[0]!, [from, into]);
     const [source] = await query<{ id: string }>('select id from projects where slug = $1', [slugOf(from)]);
