@@ -126,7 +126,7 @@ export function createApp(options: AppOptions): express.Express {
 
   const readModel = options.readModel ?? startedReadModel(db, options.feed, logger);
   readModels.set(app, readModel);
-  const metrics = createMetrics({ db, pool: options.pool, logger, readModel, reads: options.reads });
+  const metrics = createMetrics({ db, pool: options.pool, logger, readModel, reads: options.reads, keys });
   queueCounters.set(app, metrics.countQueue);
   // no answer is read as another type than it says (docs/getting-started.md#rest-the-openapi-document-and-the-docs-page)
   app.use((_req: Request, res: Response, next: NextFunction) => {

@@ -32,6 +32,8 @@ export function createMetrics(options: {
   logger: Logger;
   readModel?: ReadModel | undefined;
   reads?: ReadSources | undefined;
+  /** The process's keys: how many it looked up (KeyStore.lookups). */
+  keys?: { lookups(): { found: number; unknown: number } } | undefined;
 }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -100,6 +102,21 @@ export function createMetrics(options: {
       (s) => s.versions,
     );
   }
+  const { keys } = options;
+  if (keys)
+    // a rise of `unknown` is someone guessing keys (docs/keys-and-limits.md#rate-limiting)
+    new Counter({
+      name: 'api_key_lookups_total',
+      help: 'Named keys looked up in the database by this process, by result (found, unknown)',
+      labelNames: ['result'],
+      registers: [registry],
+      collect() {
+        const { found, unknown } = keys.lookups();
+        this.reset();
+        this.inc({ result: 'found' }, found);
+        this.inc({ result: 'unknown' }, unknown);
+      },
+    });
   readsMetrics(registry, options.reads);
   const { pool } = options;
   if (pool) {

@@ -45,6 +45,7 @@ export class KeyStore implements KeyVerifier {
   private readonly db: Kysely<Database>;
   private readonly bootstrap: string | undefined;
   private readonly warn: (message: string, err: unknown) => void;
+  private readonly looked = { found: 0, unknown: 0 };
 
   constructor(options: {
     db: Kysely<Database>;
@@ -86,6 +87,11 @@ export class KeyStore implements KeyVerifier {
     return entry.principal;
   }
 
+  /** How many keys this process has looked up in the database since it started, by what it found. */
+  lookups(): { found: number; unknown: number } {
+    return { ...this.looked };
+  }
+
   /** Forgets what this process knows of keys (a revoke in this process applies at once). */
   forget(): void {
     this.cache.clear();
@@ -97,6 +103,7 @@ export class KeyStore implements KeyVerifier {
     const started = Date.now();
     const lookup = findKeyByHash(this.db, hash)
       .then((row): Entry => {
+        this.looked[row ? 'found' : 'unknown']++;
         const entry: Entry = {
           principal: row ? principalOf(row) : null,
           freshUntil: started + KEY_CACHE_MS,
